@@ -1,0 +1,1 @@
+//! The egress screen (being written).

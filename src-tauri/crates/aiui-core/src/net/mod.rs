@@ -1,0 +1,127 @@
+//! The one outbound door: every HTTP client in AIUI is built here, with timeouts, a TLS policy and body caps.
+//!
+//! `clippy.toml` forbids `reqwest::Client::new`/`builder` everywhere else, so a new caller cannot forget the
+//! timeouts or the certificate policy. Later legs (mints, providers) add their SSRF guard here, not beside it.
+
+mod pinning;
+
+use std::sync::{Arc, Mutex, Once};
+use std::time::Duration;
+
+pub use pinning::{Fingerprint, FingerprintParseError};
+
+/// How the server's certificate is judged.
+#[derive(Debug, Clone)]
+pub enum TlsPolicy {
+    /// The operating system's trust store: for public services such as a cloud backend.
+    PublicRoots,
+    /// Exactly this certificate (by SHA-256 of its DER), whatever its issuer: for the node's self-signed
+    /// certificate, after the owner accepted its fingerprint.
+    Pinned(Fingerprint),
+    /// Any certificate, recording what was presented. Only for showing the owner a fingerprint before they
+    /// decide to trust it: nothing secret may be sent on such a client.
+    RecordOnly,
+}
+
+/// What the server presented during the last TLS handshake, so a refused pin can be reported with both values.
+#[derive(Debug, Clone, Default)]
+pub struct PresentedCert(Arc<Mutex<Option<Fingerprint>>>);
+
+impl PresentedCert {
+    pub fn get(&self) -> Option<Fingerprint> {
+        *self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn set(&self, fingerprint: Fingerprint) {
+        *self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(fingerprint);
+    }
+}
+
+/// Settings for one outbound client. Every field has a safe default; there is no way to build a client without
+/// a timeout.
+#[derive(Debug, Clone)]
+pub struct ClientSpec {
+    pub tls: TlsPolicy,
+    pub connect_timeout: Duration,
+    pub request_timeout: Duration,
+}
+
+impl Default for ClientSpec {
+    fn default() -> Self {
+        Self {
+            tls: TlsPolicy::PublicRoots,
+            connect_timeout: Duration::from_secs(5),
+            request_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// A built client plus what it saw of the server's certificate.
+#[derive(Debug, Clone)]
+pub struct OutboundClient {
+    pub http: reqwest::Client,
+    pub presented: PresentedCert,
+}
+
+/// Why a client could not be built. This is a local fault (TLS setup), never the server's.
+#[derive(Debug, thiserror::Error)]
+#[error("could not set up the HTTP client: {0}")]
+pub struct ClientBuildError(String);
+
+/// Builds the only kind of HTTP client AIUI uses. Redirects are never followed: a redirect to another host is
+/// how an SSRF or a credential leak starts, and none of our peers needs one.
+pub fn client(spec: &ClientSpec) -> Result<OutboundClient, ClientBuildError> {
+    install_crypto_provider();
+    let presented = PresentedCert::default();
+    #[allow(clippy::disallowed_methods)] // This module is the one place allowed to build a reqwest client.
+    let mut builder = reqwest::Client::builder()
+        .connect_timeout(spec.connect_timeout)
+        .timeout(spec.request_timeout)
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(concat!("aiui/", env!("CARGO_PKG_VERSION")));
+    match &spec.tls {
+        TlsPolicy::PublicRoots => {}
+        TlsPolicy::Pinned(pin) => {
+            builder = builder.tls_backend_preconfigured(pinning::client_config(Some(*pin), presented.clone()));
+        }
+        TlsPolicy::RecordOnly => {
+            builder = builder.tls_backend_preconfigured(pinning::client_config(None, presented.clone()));
+        }
+    }
+    let http = builder.build().map_err(|e| ClientBuildError(e.to_string()))?;
+    Ok(OutboundClient { http, presented })
+}
+
+/// A response body read up to a limit, so a hostile or broken peer cannot exhaust memory.
+#[derive(Debug, thiserror::Error)]
+pub enum BodyError {
+    #[error("the response was larger than {limit} bytes")]
+    TooLarge { limit: usize },
+    #[error("the response body could not be read: {0}")]
+    Read(#[source] reqwest::Error),
+}
+
+/// Reads a body, refusing it as soon as it passes `limit` bytes (a lying `Content-Length` does not help).
+pub async fn read_capped(mut response: reqwest::Response, limit: usize) -> Result<Vec<u8>, BodyError> {
+    if response.content_length().is_some_and(|len| len > limit as u64) {
+        return Err(BodyError::TooLarge { limit });
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(BodyError::Read)? {
+        if body.len() + chunk.len() > limit {
+            return Err(BodyError::TooLarge { limit });
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// rustls needs one process-wide crypto provider. We use ring, because cdk does and one is enough; doing it here
+/// means no caller can build a client before it is installed.
+pub fn install_crypto_provider() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // Another part of the process may have installed the same provider first; either way one is in place.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}

@@ -1,0 +1,1 @@
+//! The `aiui-tests` package holds only integration tests; see `integration.rs`.
