@@ -1,0 +1,133 @@
+//! `aiui-cli doctor`: reach the node, check its certificate, log in, and print a plain summary.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::time::Duration;
+
+use aiui_core::Secret;
+use aiui_core::net::Fingerprint;
+use aiui_core::node::{self, Credentials, NodeClient, NodeConfig, PackageState};
+use anyhow::{Context, bail};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The node's address, e.g. https://archipelago.local
+    #[arg(long, value_name = "URL")]
+    pub node: url::Url,
+    /// The SHA-256 fingerprint of the node's certificate that you accept (https only). Without it, doctor shows
+    /// the fingerprint and asks you to confirm it.
+    #[arg(long, value_name = "SHA256")]
+    pub fingerprint: Option<Fingerprint>,
+}
+
+/// The environment variables doctor reads secrets from, so they never appear on a command line.
+pub const PASSWORD_ENV: &str = "AIUI_NODE_PASSWORD";
+pub const TOTP_ENV: &str = "AIUI_NODE_TOTP";
+
+pub async fn run(args: Args) -> anyhow::Result<()> {
+    let pin = match (args.node.scheme(), args.fingerprint) {
+        ("https", Some(pin)) => Some(pin),
+        ("https", None) => Some(confirm_first_use(&args.node).await?),
+        _ => {
+            println!("! {} is plain http: the password and session travel unencrypted.", args.node);
+            None
+        }
+    };
+    let password = read_password()?;
+    let credentials = Credentials { password, totp: Some(Arc::new(read_totp)) };
+    report(NodeConfig { pin, ..NodeConfig::new(args.node) }, credentials).await
+}
+
+/// Logs in with `config` and prints health, packages, sync and certificate. Shared with `demo`.
+pub async fn report(config: NodeConfig, credentials: Credentials) -> anyhow::Result<()> {
+    let pin = config.pin;
+    let client = NodeClient::new(config, credentials)?;
+    println!("Node      {}", client.url());
+    if let Some(pin) = pin {
+        println!("Cert      SHA-256 {pin} (pinned)");
+    }
+    let health = client.health().await?;
+    println!("Health    HTTP {} {}", health.status, health.body);
+    client.login().await.context("logging in")?;
+    println!("Login     ok");
+    let packages = client.list_packages().await.context("listing packages")?;
+    let mut by_state: BTreeMap<String, usize> = BTreeMap::new();
+    for p in packages.iter().filter(|p| p.state != PackageState::NotInstalled) {
+        *by_state.entry(state_name(&p.state)).or_default() += 1;
+    }
+    let summary: Vec<String> = by_state.iter().map(|(state, n)| format!("{n} {state}")).collect();
+    println!("Packages  {}", summary.join(", "));
+    for p in &packages {
+        match p.exit_code {
+            Some(137) => println!("          ! {} was killed for using too much memory (exit 137)", p.id),
+            Some(code) if code != 0 => println!("          ! {} crashed (exit {code})", p.id),
+            _ => {}
+        }
+    }
+    match client.bitcoin_info().await {
+        Ok(info) => println!(
+            "Bitcoin   {} block {} of {} ({:.2}% verified)",
+            info.chain,
+            info.blocks,
+            info.headers,
+            info.verificationprogress * 100.0
+        ),
+        Err(e) => println!("Bitcoin   unavailable: {e}"),
+    }
+    client.logout().await.context("logging out")?;
+    println!("\nAll checks passed.");
+    Ok(())
+}
+
+fn state_name(state: &PackageState) -> String {
+    match serde_json::to_value(state) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => format!("{state:?}"),
+    }
+}
+
+/// Trust on first use: show the fingerprint, and accept it only on an explicit yes from a person at a terminal.
+async fn confirm_first_use(url: &url::Url) -> anyhow::Result<Fingerprint> {
+    let presented = node::fetch_fingerprint(url, Duration::from_secs(10)).await?;
+    println!("The node presents a certificate with SHA-256 fingerprint:\n  {presented}");
+    println!("Compare it with the fingerprint shown on the node itself before you trust it.");
+    if !std::io::stdin().is_terminal() {
+        bail!("not trusting an unknown certificate without a person to confirm it; after checking it, run again with --fingerprint {presented}");
+    }
+    let answer = prompt_line("Trust this certificate? [y/N] ")?;
+    if !matches!(answer.trim(), "y" | "Y" | "yes") {
+        bail!("certificate not trusted; nothing was sent to the node");
+    }
+    Ok(presented)
+}
+
+fn read_password() -> anyhow::Result<Secret<String>> {
+    if let Ok(pw) = std::env::var(PASSWORD_ENV) {
+        return Ok(Secret::new(pw));
+    }
+    if !std::io::stdin().is_terminal() {
+        bail!("no password: set {PASSWORD_ENV}, or run doctor in a terminal to be asked for it");
+    }
+    let pw = rpassword::prompt_password("Node password: ").context("reading the password")?;
+    Ok(Secret::new(pw))
+}
+
+fn read_totp() -> Option<Secret<String>> {
+    if let Ok(code) = std::env::var(TOTP_ENV) {
+        return Some(Secret::new(code));
+    }
+    if !std::io::stdin().is_terminal() {
+        return None;
+    }
+    prompt_line("TOTP code: ").ok().map(Secret::new)
+}
+
+fn prompt_line(prompt: &str) -> anyhow::Result<String> {
+    use std::io::Write;
+    print!("{prompt}");
+    std::io::stdout().flush()?;
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line)?;
+    Ok(line)
+}

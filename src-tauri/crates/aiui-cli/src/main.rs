@@ -1,0 +1,59 @@
+//! `aiui-cli`: AIUI without a window. Each subcommand is a thin adapter over `aiui-core`.
+
+// A command-line tool's output is its interface; printing is the point here, unlike in the libraries.
+#![allow(clippy::print_stdout)]
+
+mod demo;
+mod doctor;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(name = "aiui-cli", version, about = "AIUI, the Archipelago node assistant, from the terminal")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check that AIUI can reach and log in to a node, and summarise its state.
+    ///
+    /// The password is read from AIUI_NODE_PASSWORD or asked for on the terminal; it is never an argument, so it
+    /// does not show in `ps`. If the node asks for a TOTP code, it is read from AIUI_NODE_TOTP or asked for.
+    Doctor(doctor::Args),
+    /// Start a simulated node on this machine and run `doctor` against it: the quickest look at AIUI.
+    Demo(demo::Args),
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("AIUI_LOG").unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("aiui-cli: could not start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async {
+        match cli.command {
+            Command::Doctor(args) => doctor::run(args).await,
+            Command::Demo(args) => demo::run(args).await,
+        }
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("\naiui-cli: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

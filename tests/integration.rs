@@ -1,0 +1,4 @@
+//! The one integration-test binary: cross-crate tests over real loopback HTTP (see `support` for the parts).
+
+mod node_client;
+mod support;
