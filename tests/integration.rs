@@ -1,4 +1,5 @@
 //! The one integration-test binary: cross-crate tests over real loopback HTTP (see `support` for the parts).
 
+mod assistant;
 mod node_client;
 mod support;

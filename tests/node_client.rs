@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use aiui_core::Secret;
+use axum::response::IntoResponse;
 use aiui_core::net::Fingerprint;
 use aiui_core::node::{self, Credentials, NodeClient, NodeConfig, NodeError, NodeMethod};
 use archy_devnode::Faults;
@@ -132,12 +133,15 @@ async fn a_second_refusal_after_relogin_is_auth_failed_not_a_loop() {
             async move {
                 if body["method"] == "auth.login" {
                     l.fetch_add(1, Ordering::SeqCst);
-                    let headers = [("set-cookie", "archipelago_session=s; HttpOnly"), ("set-cookie", "csrf_token=t")];
-                    (axum::http::StatusCode::OK, headers, axum::Json(json!({"result":{"ok":true}})))
+                    let headers = axum::response::AppendHeaders([
+                        ("set-cookie", "archipelago_session=s; HttpOnly"),
+                        ("set-cookie", "csrf_token=t"),
+                    ]);
+                    (headers, axum::Json(json!({"result":{"ok":true}}))).into_response()
                 } else {
                     c.fetch_add(1, Ordering::SeqCst);
-                    let headers = [("x-ignored", ""), ("x-ignored", "")];
-                    (axum::http::StatusCode::UNAUTHORIZED, headers, axum::Json(json!({"error":{"message":"expired"}})))
+                    let refusal = axum::Json(json!({"error":{"message":"expired"}}));
+                    (axum::http::StatusCode::UNAUTHORIZED, refusal).into_response()
                 }
             }
         }),
@@ -269,11 +273,11 @@ async fn a_dead_node_is_unreachable() {
 
 /// A whole session (TOTP login, reads, an action, expiry and re-login, a fault, logout) with every tracing event
 /// captured: no password, TOTP code, session id or CSRF token may appear.
-#[test]
-fn no_secret_reaches_the_logs() {
-    let (captured, _guard) = support::capture::capture();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let (secrets, codes) = runtime.block_on(async {
+#[tokio::test]
+async fn no_secret_reaches_the_logs() {
+    let capture = support::capture::global();
+    let mark = capture.mark();
+    let (secrets, codes) = async {
         let t = start(|c| {
             c.totp_secret = Some(support::TOTP_SECRET.into());
             c.tls = true;
@@ -300,8 +304,9 @@ fn no_secret_reaches_the_logs() {
         let secrets = t.node.issued_secrets();
         t.node.shutdown().await;
         (secrets, codes.lock().unwrap().clone())
-    });
-    let logs = captured.text();
+    }
+    .await;
+    let logs = capture.since(mark);
     assert!(logs.contains("node rpc"), "the capture saw the client's events:\n{logs}");
     assert!(secrets.len() >= 4, "sessions and CSRF tokens were issued: {}", secrets.len());
     assert_eq!(codes.len(), 2, "two TOTP logins happened");

@@ -1,7 +1,11 @@
-//! Captures every tracing event of a test (all levels, all targets) into a buffer the test can search.
+//! Captures every tracing event of the test process (all levels, all targets) into one buffer tests can search.
+//!
+//! One global subscriber, not a thread-local one per test: tracing caches per-callsite interest, and a scoped
+//! subscriber racing other test threads can miss events. A test takes a mark and reads what came after it (which
+//! may include concurrent tests' events: for a leak check, more text only makes the check stricter).
 
 use std::io;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use tracing_subscriber::fmt::MakeWriter;
 
@@ -9,8 +13,14 @@ use tracing_subscriber::fmt::MakeWriter;
 pub struct Captured(Arc<Mutex<Vec<u8>>>);
 
 impl Captured {
-    pub fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.lock().expect("capture lock")).into_owned()
+    /// Where the buffer ends now.
+    pub fn mark(&self) -> usize {
+        self.0.lock().expect("capture lock").len()
+    }
+
+    /// Everything logged since `mark`.
+    pub fn since(&self, mark: usize) -> String {
+        String::from_utf8_lossy(&self.0.lock().expect("capture lock")[mark..]).into_owned()
     }
 }
 
@@ -33,15 +43,19 @@ impl<'a> MakeWriter<'a> for Captured {
     }
 }
 
-/// Installs a TRACE-level subscriber for the current thread. Use it with a current-thread runtime so that every
-/// task of the test (client, devnode, hyper connections) logs into the same buffer.
-pub fn capture() -> (Captured, tracing::subscriber::DefaultGuard) {
-    let captured = Captured::default();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_writer(captured.clone())
-        .with_ansi(false)
-        .finish();
-    let guard = tracing::subscriber::set_default(subscriber);
-    (captured, guard)
+/// The process-wide capture, installed on first use at TRACE level.
+pub fn global() -> Captured {
+    static GLOBAL: OnceLock<Captured> = OnceLock::new();
+    GLOBAL
+        .get_or_init(|| {
+            let captured = Captured::default();
+            tracing_subscriber::fmt()
+                .with_max_level(tracing::Level::TRACE)
+                .with_writer(captured.clone())
+                .with_ansi(false)
+                .try_init()
+                .expect("no other global subscriber in the test binary");
+            captured
+        })
+        .clone()
 }

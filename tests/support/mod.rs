@@ -1,6 +1,8 @@
 //! Shared test parts: a devnode on loopback, a client for it, tracing capture and small wire servers.
 
+pub mod assistant;
 pub mod capture;
+pub mod wire;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -67,7 +69,6 @@ pub fn client_for(node: &RunningDevNode, credentials: Credentials) -> NodeClient
 }
 
 /// Polls until `id` reaches `want` on the node, or fails the test after a few seconds.
-#[track_caller]
 pub async fn wait_for_state(client: &NodeClient, id: &str, want: &str) {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
     loop {

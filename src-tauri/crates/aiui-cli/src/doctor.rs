@@ -102,7 +102,7 @@ async fn confirm_first_use(url: &url::Url) -> anyhow::Result<Fingerprint> {
     Ok(presented)
 }
 
-fn read_password() -> anyhow::Result<Secret<String>> {
+pub(crate) fn read_password() -> anyhow::Result<Secret<String>> {
     if let Ok(pw) = std::env::var(PASSWORD_ENV) {
         return Ok(Secret::new(pw));
     }
@@ -113,7 +113,7 @@ fn read_password() -> anyhow::Result<Secret<String>> {
     Ok(Secret::new(pw))
 }
 
-fn read_totp() -> Option<Secret<String>> {
+pub(crate) fn read_totp() -> Option<Secret<String>> {
     if let Ok(code) = std::env::var(TOTP_ENV) {
         return Some(Secret::new(code));
     }

@@ -3,8 +3,10 @@
 // A command-line tool's output is its interface; printing is the point here, unlike in the libraries.
 #![allow(clippy::print_stdout)]
 
+mod chat;
 mod demo;
 mod doctor;
+mod render;
 
 use std::process::ExitCode;
 
@@ -26,6 +28,8 @@ enum Command {
     Doctor(doctor::Args),
     /// Start a simulated node on this machine and run `doctor` against it: the quickest look at AIUI.
     Demo(demo::Args),
+    /// Talk to the assistant about a node in this terminal. Actions are confirmed here, default No.
+    Chat(chat::Args),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +51,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Doctor(args) => doctor::run(args).await,
             Command::Demo(args) => demo::run(args).await,
+            Command::Chat(args) => chat::run(args).await,
         }
     });
     match result {

@@ -3,9 +3,24 @@
 //! This crate knows nothing of how it is shown: no tauri, no HTTP server. The Tauri shell, the CLI and the LAN
 //! server are thin adapters over it (see ARCHITECTURE.md).
 
+pub mod agent;
+pub mod backends;
 pub mod egress;
+pub mod gate;
 pub mod net;
 pub mod node;
+pub mod paths;
 pub mod secret;
+pub mod secrets;
+pub mod store;
+pub mod tools;
 
 pub use secret::Secret;
+
+/// Milliseconds since the Unix epoch, the one timestamp format of the audit log, the store and the gate.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or_default()
+}

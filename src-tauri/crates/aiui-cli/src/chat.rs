@@ -1,0 +1,167 @@
+//! `aiui-cli chat`: the assistant loop in a terminal. Confirmations are asked here, default No.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use aiui_core::agent::{Agent, Event, OperatorConfig};
+use aiui_core::backends::chain::{Chain, Leg};
+use aiui_core::backends::claude::{Claude, ClaudeConfig};
+use aiui_core::backends::ollama::{Ollama, OllamaConfig};
+use aiui_core::egress::KnownSecret;
+use aiui_core::gate::{AuditLog, Decision, Gate};
+use aiui_core::net::Fingerprint;
+use aiui_core::node::{Credentials, NodeClient, NodeConfig};
+use aiui_core::paths::{DataDir, default_data_dir};
+use aiui_core::secrets::Secrets;
+use aiui_core::store::{ConversationId, Store};
+use anyhow::{Context, bail};
+
+use crate::render;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The node's address. Omit it with --demo.
+    #[arg(long, value_name = "URL", required_unless_present = "demo")]
+    pub node: Option<url::Url>,
+    /// The accepted SHA-256 fingerprint of the node's certificate (https).
+    #[arg(long, value_name = "SHA256")]
+    pub fingerprint: Option<Fingerprint>,
+    /// Chat with a simulated node started on this machine instead of a real one.
+    #[arg(long, conflicts_with = "node")]
+    pub demo: bool,
+    /// Where the local Ollama listens.
+    #[arg(long, value_name = "URL", default_value = "http://127.0.0.1:11434/")]
+    pub ollama: url::Url,
+    /// The Ollama model to use (default: the first installed one that supports tools).
+    #[arg(long, value_name = "MODEL")]
+    pub ollama_model: Option<String>,
+    /// The Anthropic API base URL (the key itself comes from the OS keyring).
+    #[arg(long, value_name = "URL", default_value = "https://api.anthropic.com/")]
+    pub claude_url: url::Url,
+    /// Where conversations and the audit log are kept (default: $AIUI_DATA_DIR or ~/.local/share/aiui).
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Resume this conversation instead of starting a new one.
+    #[arg(long, value_name = "ID")]
+    pub conversation: Option<String>,
+}
+
+pub async fn run(args: Args) -> anyhow::Result<()> {
+    let data = DataDir(match &args.data_dir {
+        Some(dir) => dir.clone(),
+        None => default_data_dir().context("no data dir: set AIUI_DATA_DIR or pass --data-dir")?,
+    });
+    std::fs::create_dir_all(&data.0).with_context(|| format!("creating the data dir {}", data.0.display()))?;
+
+    let (node_client, password, demo) = connect(&args).await?;
+    let secrets = Arc::new(Secrets::os_keyring());
+    let chain = Chain::new(vec![
+        Leg::Local(Ollama::new(OllamaConfig {
+            url: args.ollama.clone(),
+            model: args.ollama_model.clone(),
+            ..OllamaConfig::default()
+        })?),
+        Leg::Claude(Claude::new(ClaudeConfig { base_url: args.claude_url.clone(), ..ClaudeConfig::default() }, secrets)?),
+    ]);
+    let gate = Arc::new(Gate::new(AuditLog::open(&data.audit_log())?, Duration::from_secs(120)));
+    let store = Arc::new(Store::open(&data.conversations())?);
+    let conversation = match &args.conversation {
+        Some(id) => {
+            let id = ConversationId(id.clone());
+            let existing = store.load(&id)?;
+            println!("Resuming \"{}\" ({} messages).", existing.title, existing.messages().len());
+            id
+        }
+        None => store.create_conversation("Terminal chat")?,
+    };
+    let known = vec![KnownSecret::new("node-password", password)];
+    let config = Arc::new(RwLock::new(OperatorConfig::default()));
+    let agent = Arc::new(Agent::new(Arc::new(node_client), chain, gate, store, config, known));
+
+    println!("Conversation {conversation}. Type a question; /list shows conversations; /quit or Ctrl-D ends.");
+    while let Some(line) = read_line("you> ").await? {
+        match line.trim() {
+            "" => continue,
+            "/quit" | "/exit" => break,
+            "/list" => {
+                for c in agent.store.list_conversations()? {
+                    println!("  {}  {}  ({} messages)", c.id, c.title, c.message_count);
+                }
+                continue;
+            }
+            text => turn(&agent, &conversation, text).await?,
+        }
+    }
+    if let Some(demo) = demo {
+        demo.node.shutdown().await;
+    }
+    Ok(())
+}
+
+async fn turn(agent: &Arc<Agent>, conversation: &ConversationId, text: &str) -> anyhow::Result<()> {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let task = {
+        let (agent, conversation, text) = (agent.clone(), conversation.clone(), text.to_owned());
+        tokio::spawn(async move { agent.turn(&conversation, &text, &tx).await })
+    };
+    while let Some(event) = rx.recv().await {
+        match event {
+            Event::BackendChosen { .. } | Event::ToolProposed { .. } => {}
+            Event::Text { text, backend } => println!("[{}] {text}", backend.label()),
+            Event::Surface { surface, .. } => print!("{}", render::surface(&surface)),
+            Event::Notice { text } => println!("  note: {text}"),
+            Event::AwaitingConfirmation { request } => {
+                print!("{}", render::confirmation(&request));
+                let answer = read_line("Approve? [y/N] ").await?.unwrap_or_default();
+                let decision =
+                    if matches!(answer.trim(), "y" | "Y" | "yes") { Decision::AllowOnce } else { Decision::Deny };
+                if let Err(e) = agent.gate.decide(&request.id, &request.arguments_hash, decision) {
+                    println!("  the decision was not taken: {e}");
+                }
+            }
+            Event::Stopped { message, .. } => println!("■ {message}"),
+            Event::Done { backend } => println!("  (answered by {})", backend.label()),
+        }
+    }
+    task.await.context("the turn stopped unexpectedly")??;
+    Ok(())
+}
+
+/// Connects to the node named on the command line, or starts the demo node.
+async fn connect(args: &Args) -> anyhow::Result<(NodeClient, String, Option<crate::demo::DemoNode>)> {
+    if args.demo {
+        let demo = crate::demo::start_node().await?;
+        let url: url::Url = demo.node.url().parse()?;
+        println!("Demo node (simulated) at {url}");
+        let client = NodeClient::new(
+            NodeConfig::new(url).with_pin(demo.pin),
+            Credentials { password: aiui_core::Secret::new(demo.password.clone()), totp: None },
+        )?;
+        let password = demo.password.clone();
+        return Ok((client, password, Some(demo)));
+    }
+    let Some(url) = args.node.clone() else { bail!("pass --node URL, or --demo") };
+    let password = crate::doctor::read_password()?;
+    let plain = password.expose().clone();
+    let config = NodeConfig { pin: args.fingerprint, ..NodeConfig::new(url) };
+    let client = NodeClient::new(config, Credentials { password, totp: Some(Arc::new(crate::doctor::read_totp)) })?;
+    client.login().await.context("logging in to the node")?;
+    Ok((client, plain, None))
+}
+
+async fn read_line(prompt: &'static str) -> anyhow::Result<Option<String>> {
+    tokio::task::spawn_blocking(move || {
+        use std::io::Write;
+        if std::io::stdin().is_terminal() {
+            print!("{prompt}");
+            std::io::stdout().flush()?;
+        }
+        let mut line = String::new();
+        let read = std::io::stdin().read_line(&mut line)?;
+        Ok::<_, std::io::Error>((read > 0).then_some(line))
+    })
+    .await?
+    .context("reading the terminal")
+}

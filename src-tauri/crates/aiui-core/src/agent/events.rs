@@ -1,0 +1,43 @@
+//! What a turn tells the shells as it goes: the stream every surface (desktop, kiosk, web, terminal) draws from.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::backends::BackendId;
+use crate::gate::ConfirmRequest;
+use crate::tools::Surface;
+
+/// One event of a turn, in order. A turn always ends with exactly one `Stopped` or `Done`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A backend was chosen for the next step.
+    BackendChosen { backend: BackendId },
+    /// The model's words for the owner.
+    Text { text: String, backend: BackendId },
+    /// The model asked for a tool; `arguments` are as it sent them (validated or not).
+    ToolProposed { call_id: String, tool: String, arguments: Value },
+    /// An action waits for the owner on the trusted surface.
+    AwaitingConfirmation { request: ConfirmRequest },
+    /// A card for the owner, made by the host from a tool result.
+    Surface { call_id: String, surface: Surface },
+    /// Something the owner should know that is not the model's answer (a redaction, a fallthrough).
+    Notice { text: String },
+    /// The turn ended early by design; `message` is for the owner.
+    Stopped { reason: StopReason, message: String },
+    /// The turn ended with the model's answer.
+    Done { backend: BackendId },
+}
+
+/// Why a turn ended before the model's final answer. These are designed stops, not errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    StepLimit,
+    Denied,
+    Expired,
+    EgressBlocked,
+    NoBackend,
+    BackendFailed,
+    NodeFailed,
+}

@@ -1,0 +1,367 @@
+//! The assistant loop: one owner message in, a stream of [`Event`]s out, until a text answer or a designed stop.
+//!
+//! Each turn snapshots the operator config, picks a leg in D-04 order, screens the exact body for cloud legs,
+//! validates every tool call against its schema, sends every act call through the gate, and persists the
+//! conversation as it goes.
+
+mod events;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+
+use serde_json::Value;
+use tokio::sync::mpsc::UnboundedSender;
+
+pub use events::{Event, StopReason};
+
+use crate::backends::chain::Chain;
+use crate::backends::{BackendError, BackendId, ChatRequest, Message, ToolCall, Turn};
+use crate::egress::{KnownSecret, Screen};
+use crate::gate::{Gate, Proposal, Verdict};
+use crate::node::NodeClient;
+use crate::store::{ConversationId, Store, StoreError};
+use crate::tools::{self, Grants, Registry, ToolError, ValidatedCall, summary};
+
+/// The hard cap on model steps per turn.
+pub const MAX_STEPS: usize = 8;
+
+/// The tool result a denied or expired action returns to the model. Fixed text: the model must stop, not look for
+/// another way to the same change.
+pub const DENIED_RESULT: &str = "The owner declined this action. It was not performed. Do not retry it and do not \
+                                 try to reach the same effect another way; tell the owner it was not done.";
+const NOT_RUN_RESULT: &str = "Not run: an earlier action in this step was declined by the owner.";
+
+/// What the operator sets on trusted surfaces. The loop reads a snapshot at the start of each turn and never
+/// writes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OperatorConfig {
+    pub grants: Grants,
+    pub system_prompt: String,
+    pub max_tokens: u32,
+}
+
+impl Default for OperatorConfig {
+    fn default() -> Self {
+        Self {
+            grants: Grants::default(),
+            system_prompt: "You are AIUI, the assistant of the owner of an Archipelago Bitcoin node. Answer briefly \
+                            and plainly. Use the tools to read the node's state before answering questions about it. \
+                            Actions that change the node are confirmed by the owner; if the owner declines, accept it."
+                .into(),
+            max_tokens: 1024,
+        }
+    }
+}
+
+/// How a turn ended, for callers that do not watch the event stream.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TurnOutcome {
+    Answered { backend: BackendId, text: String },
+    Stopped { reason: StopReason, message: String },
+}
+
+/// A failure of the machinery, not of the conversation: the store could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum AgentError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Everything a turn needs. Shared by the shells behind an `Arc`.
+pub struct Agent {
+    pub node: Arc<NodeClient>,
+    pub chain: Chain,
+    pub registry: Registry,
+    pub gate: Arc<Gate>,
+    pub store: Arc<Store>,
+    pub config: Arc<RwLock<OperatorConfig>>,
+    known_secrets: Vec<KnownSecret>,
+    /// One screen per conversation, so an onion address gets the same placeholder in every turn.
+    screens: Mutex<HashMap<ConversationId, Screen>>,
+}
+
+impl std::fmt::Debug for Agent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Agent").field("node", &self.node).field("chain", &self.chain).finish_non_exhaustive()
+    }
+}
+
+/// Sends an event; a shell that went away is not the turn's problem.
+fn emit(events: &UnboundedSender<Event>, event: Event) {
+    let _ = events.send(event);
+}
+
+impl Agent {
+    pub fn new(
+        node: Arc<NodeClient>,
+        chain: Chain,
+        gate: Arc<Gate>,
+        store: Arc<Store>,
+        config: Arc<RwLock<OperatorConfig>>,
+        known_secrets: Vec<KnownSecret>,
+    ) -> Self {
+        Self {
+            node,
+            chain,
+            registry: Registry::node_tools(),
+            gate,
+            store,
+            config,
+            known_secrets,
+            screens: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Runs one turn for the owner's `text` in `conversation`, sending events as it goes.
+    pub async fn turn(
+        &self,
+        conversation: &ConversationId,
+        text: &str,
+        events: &UnboundedSender<Event>,
+    ) -> Result<TurnOutcome, AgentError> {
+        let config = self.config.read().unwrap_or_else(|p| p.into_inner()).clone();
+        let mut history = self.store.load(conversation)?.messages();
+        let user = Message::User { text: text.to_owned() };
+        history.push(user.clone());
+        // The owner's message is stored once a leg accepted it (or the local leg will see it unscreened): a
+        // message the egress screen blocks is not kept, so a seed phrase pasted by mistake is not written to disk.
+        let mut user_stored = false;
+
+        for _step in 0..MAX_STEPS {
+            let request = ChatRequest {
+                system: config.system_prompt.clone(),
+                messages: history.clone(),
+                tools: self.registry.defs(&config.grants),
+                max_tokens: config.max_tokens,
+            };
+            let turn = match self.step(conversation, &request, events).await {
+                Ok(turn) => turn,
+                Err(stop) => return self.stop(conversation, events, stop.0, stop.1, user_stored),
+            };
+            if !user_stored {
+                self.store.append_message(conversation, &user, None)?;
+                user_stored = true;
+            }
+            let assistant = Message::Assistant { text: turn.text.clone(), tool_calls: turn.tool_calls.clone() };
+            self.store.append_message(conversation, &assistant, Some(&turn.backend))?;
+            history.push(assistant);
+            if !turn.text.is_empty() {
+                emit(events, Event::Text { text: turn.text.clone(), backend: turn.backend.clone() });
+            }
+            if turn.tool_calls.is_empty() {
+                emit(events, Event::Done { backend: turn.backend.clone() });
+                return Ok(TurnOutcome::Answered { backend: turn.backend, text: turn.text });
+            }
+            let mut declined: Option<(StopReason, String)> = None;
+            for call in &turn.tool_calls {
+                let result = match &declined {
+                    Some(_) => Message::ToolResult {
+                        call_id: call.id.clone(),
+                        name: call.name.clone(),
+                        content: NOT_RUN_RESULT.into(),
+                        is_error: true,
+                    },
+                    None => {
+                        let (result, stop) = self.run_tool(conversation, call, &config.grants, &turn.backend, events).await?;
+                        declined = stop;
+                        result
+                    }
+                };
+                self.store.append_message(conversation, &result, None)?;
+                history.push(result);
+            }
+            if let Some((reason, message)) = declined {
+                return self.stop(conversation, events, reason, message, true);
+            }
+        }
+        let message = format!(
+            "I stopped after {MAX_STEPS} steps without reaching an answer. Nothing else was changed; you can ask again, \
+             perhaps more specifically."
+        );
+        self.stop(conversation, events, StopReason::StepLimit, message, true)
+    }
+
+    /// One model step: select a leg, screen, send; on a leg's own failure, the same step goes to the next leg.
+    async fn step(
+        &self,
+        conversation: &ConversationId,
+        request: &ChatRequest,
+        events: &UnboundedSender<Event>,
+    ) -> Result<Turn, (StopReason, String)> {
+        let mut from = 0;
+        let mut failures: Vec<(String, String)> = Vec::new();
+        loop {
+            let (index, id) = match self.chain.select(from).await {
+                Ok(found) => found,
+                Err(mut none) => {
+                    failures.append(&mut none.reasons);
+                    none.reasons = failures;
+                    return Err((StopReason::NoBackend, none.to_string()));
+                }
+            };
+            let leg = &self.chain.legs()[index];
+            let mut body = leg.request_body(&id, request);
+            if leg.is_cloud() {
+                let mut screens = self.screens.lock().unwrap_or_else(|p| p.into_inner());
+                let screen =
+                    screens.entry(conversation.clone()).or_insert_with(|| Screen::new(self.known_secrets.clone()));
+                // Origins are read from the body as built, since screening rewrites strings but not structure.
+                let as_built = body.clone();
+                match screen.screen_body(&mut body, &|pointer| leg.origin_of(&as_built, pointer)) {
+                    Ok(report) => {
+                        let redacted: usize = report.redactions.iter().map(|(_, n)| n).sum();
+                        if redacted > 0 {
+                            emit(events, Event::Notice {
+                                text: format!("{redacted} secret value(s) in tool results were redacted before sending to {}.", leg.name()),
+                            });
+                        }
+                    }
+                    Err(blocked) => return Err((StopReason::EgressBlocked, blocked.message)),
+                }
+            }
+            emit(events, Event::BackendChosen { backend: id.clone() });
+            match leg.send(&id, body).await {
+                Ok(turn) if leg.is_cloud() => return Ok(self.reveal(conversation, turn)),
+                Ok(turn) => return Ok(turn),
+                Err(e) if e.falls_through() => {
+                    tracing::info!(leg = leg.name(), error = %e, "leg failed; handing the step to the next leg");
+                    emit(events, Event::Notice { text: format!("{e}; trying the next backend.") });
+                    failures.push((leg.name().to_owned(), e.to_string()));
+                    from = index + 1;
+                }
+                Err(e) => return Err((StopReason::BackendFailed, backend_message(&e))),
+            }
+        }
+    }
+
+    /// Puts the real values back behind the placeholders a cloud leg saw, so a tool call that names `[lan-ip-1]`
+    /// reaches the real address and the owner reads real names. Redacted secrets cannot come back.
+    fn reveal(&self, conversation: &ConversationId, mut turn: Turn) -> Turn {
+        let screens = self.screens.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(screen) = screens.get(conversation) else { return turn };
+        turn.text = screen.reveal(&turn.text);
+        for call in &mut turn.tool_calls {
+            if let Ok(arguments) = &mut call.arguments {
+                reveal_strings(screen, arguments);
+            }
+        }
+        turn
+    }
+
+    /// Validates, gates and runs one tool call. Returns the result for the model, and a stop if the owner
+    /// declined.
+    async fn run_tool(
+        &self,
+        conversation: &ConversationId,
+        call: &ToolCall,
+        grants: &Grants,
+        backend: &BackendId,
+        events: &UnboundedSender<Event>,
+    ) -> Result<(Message, Option<(StopReason, String)>), AgentError> {
+        let raw = call.arguments.clone().unwrap_or_else(|e| Value::String(e.raw));
+        emit(events, Event::ToolProposed { call_id: call.id.clone(), tool: call.name.clone(), arguments: raw });
+        let result = |content: String, is_error: bool| Message::ToolResult {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            content,
+            is_error,
+        };
+        let validated = match self.registry.validate(&call.name, &call.arguments, grants) {
+            Ok(v) => v,
+            Err(e) => return Ok((result(tool_error_for_model(&e), true), None)),
+        };
+        let mut request_id = None;
+        if validated.tool.class.needs_confirmation() {
+            match self.confirm(&validated, backend, events).await {
+                Ok(id) => request_id = Some(id),
+                Err((reason, message)) => return Ok((result(DENIED_RESULT.into(), true), Some((reason, message)))),
+            }
+        }
+        let outcome = tools::execute(&self.node, &validated, request_id.as_deref()).await;
+        if let Some(id) = &request_id {
+            let audit = outcome.as_ref().map(|o| o.content.clone()).map_err(|e| e.to_string());
+            if let Err(e) = self.gate.audit().result(id, &audit) {
+                tracing::error!(error = %e, "the result of an approved action could not be audited");
+            }
+        }
+        match outcome {
+            Ok(output) => {
+                let surface = serde_json::to_value(&output.surface).unwrap_or(Value::Null);
+                self.store.append_surface(conversation, Some(&call.id), &surface)?;
+                emit(events, Event::Surface { call_id: call.id.clone(), surface: output.surface });
+                Ok((result(output.content, false), None))
+            }
+            Err(e) => Ok((result(format!("The node answered with an error: {e}"), true), None)),
+        }
+    }
+
+    /// Opens a confirmation and waits for the owner. `Ok(request id)` only on approval.
+    async fn confirm(
+        &self,
+        call: &ValidatedCall<'_>,
+        backend: &BackendId,
+        events: &UnboundedSender<Event>,
+    ) -> Result<String, (StopReason, String)> {
+        let app = call.app().unwrap_or_default();
+        let version = call.arguments.get("version").and_then(Value::as_str);
+        // The summary is the host's, from the node's own state; a failure to read it only makes it shorter.
+        let packages = self.node.list_packages().await.unwrap_or_default();
+        let summary = summary::action_summary(call.tool.method, app, version, &packages);
+        let proposal = Proposal {
+            tool: call.tool.name.to_owned(),
+            rpc_method: call.tool.method.spec().rpc_name.to_owned(),
+            arguments: call.arguments.clone(),
+            summary: summary.clone(),
+            class: call.tool.class,
+            backend: backend.clone(),
+        };
+        let waiter = self.gate.open(proposal).map_err(|e| (StopReason::Denied, format!("Not done: {summary}. {e}")))?;
+        emit(events, Event::AwaitingConfirmation { request: waiter.request.clone() });
+        let id = waiter.request.id.clone();
+        match self.gate.wait(waiter).await {
+            Verdict::Allowed => Ok(id),
+            Verdict::Denied => Err((StopReason::Denied, format!("You declined: {summary}. Nothing was changed."))),
+            Verdict::Expired => Err((
+                StopReason::Expired,
+                format!("Nobody answered the confirmation in time: {summary}. Nothing was changed."),
+            )),
+        }
+    }
+
+    fn stop(
+        &self,
+        conversation: &ConversationId,
+        events: &UnboundedSender<Event>,
+        reason: StopReason,
+        message: String,
+        record: bool,
+    ) -> Result<TurnOutcome, AgentError> {
+        if record {
+            self.store.append_notice(conversation, &message)?;
+        }
+        emit(events, Event::Stopped { reason, message: message.clone() });
+        Ok(TurnOutcome::Stopped { reason, message })
+    }
+}
+
+fn reveal_strings(screen: &Screen, value: &mut Value) {
+    match value {
+        Value::String(s) => *s = screen.reveal(s),
+        Value::Array(items) => items.iter_mut().for_each(|v| reveal_strings(screen, v)),
+        Value::Object(map) => map.values_mut().for_each(|v| reveal_strings(screen, v)),
+        _ => {}
+    }
+}
+
+fn tool_error_for_model(error: &ToolError) -> String {
+    format!("Tool error: {error}. Correct the call and try again, or answer without it.")
+}
+
+fn backend_message(error: &BackendError) -> String {
+    match error {
+        BackendError::ContextTooLong { .. } => {
+            "This conversation has grown too long for the model. Start a new conversation to continue.".into()
+        }
+        other => format!("The assistant backend failed: {other}. Nothing was changed; try again."),
+    }
+}

@@ -1,0 +1,115 @@
+//! The D-04 chain: local Ollama, then Claude, then (with its issue) Routstr. The selector walks it in order.
+
+use serde_json::Value;
+
+use super::claude::Claude;
+use super::ollama::Ollama;
+use super::{BackendError, BackendId, ChatRequest, Turn};
+use crate::egress::Origin;
+
+/// One leg of the chain. An enum rather than a trait object: the legs are a closed, ordered set, and adding the
+/// Routstr leg is one more variant and one more arm in each match below.
+#[derive(Debug)]
+pub enum Leg {
+    Local(Ollama),
+    Claude(Claude),
+}
+
+impl Leg {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Local(_) => "local model (Ollama)",
+            Self::Claude(_) => "Claude",
+        }
+    }
+
+    /// Whether the body leaves this machine, and so must pass the egress screen first.
+    pub fn is_cloud(&self) -> bool {
+        match self {
+            Self::Local(ollama) => ollama.is_cloud(),
+            Self::Claude(_) => true,
+        }
+    }
+
+    pub async fn check(&self) -> Result<BackendId, String> {
+        match self {
+            Self::Local(ollama) => ollama.check().await,
+            Self::Claude(claude) => claude.check().await,
+        }
+    }
+
+    /// The exact JSON body this leg would send for `request`.
+    pub fn request_body(&self, id: &BackendId, request: &ChatRequest) -> Value {
+        match self {
+            Self::Local(ollama) => ollama.request_body(id, request),
+            Self::Claude(claude) => claude.request_body(request),
+        }
+    }
+
+    /// Where a string at `pointer` in this leg's body came from, for the egress screen.
+    pub fn origin_of(&self, body: &Value, pointer: &str) -> Origin {
+        match self {
+            Self::Local(_) => Ollama::origin_of(body, pointer),
+            Self::Claude(_) => Claude::origin_of(body, pointer),
+        }
+    }
+
+    pub async fn send(&self, id: &BackendId, body: Value) -> Result<Turn, BackendError> {
+        match self {
+            Self::Local(ollama) => ollama.send(id, body).await,
+            Self::Claude(claude) => claude.send(body).await,
+        }
+    }
+}
+
+/// The legs in D-04 order.
+#[derive(Debug, Default)]
+pub struct Chain {
+    legs: Vec<Leg>,
+}
+
+/// No leg can answer. Carries each leg's reason, so the owner learns how to enable one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoBackend {
+    pub reasons: Vec<(String, String)>,
+}
+
+impl std::fmt::Display for NoBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "No assistant backend is available right now.")?;
+        for (leg, reason) in &self.reasons {
+            writeln!(f, "- {leg}: {reason}")?;
+        }
+        write!(
+            f,
+            "To enable one: start Ollama on this machine with a tool-capable model (`ollama pull qwen2.5:7b`), \
+             or add a Claude API key in the trusted settings window."
+        )
+    }
+}
+
+impl Chain {
+    pub fn new(legs: Vec<Leg>) -> Self {
+        Self { legs }
+    }
+
+    pub fn legs(&self) -> &[Leg] {
+        &self.legs
+    }
+
+    /// The first usable leg at or after `from`, in order. Each leg's check is cached by the leg itself, so a dead
+    /// leg costs its timeout once per liveness period, not once per turn.
+    pub async fn select(&self, from: usize) -> Result<(usize, BackendId), NoBackend> {
+        let mut reasons = Vec::new();
+        for (index, leg) in self.legs.iter().enumerate().skip(from) {
+            match leg.check().await {
+                Ok(id) => return Ok((index, id)),
+                Err(reason) => {
+                    tracing::debug!(leg = leg.name(), %reason, "leg skipped");
+                    reasons.push((leg.name().to_owned(), reason));
+                }
+            }
+        }
+        Err(NoBackend { reasons })
+    }
+}

@@ -1,0 +1,152 @@
+//! Language-model backends: the `Backend` trait, the normalized turn every wire format becomes, and its errors.
+//!
+//! One file per backend (`ollama.rs`, `claude.rs`, later `routstr.rs`); wire translation lives in `format/`.
+//! The loop never sees a wire type: only [`ChatRequest`] in and [`Turn`] out.
+
+pub mod chain;
+pub mod claude;
+pub mod format;
+pub mod ollama;
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Which leg answered, shown to the owner with every answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BackendId {
+    /// Local Ollama, with the model that answered.
+    Local { model: String },
+    Claude { model: String },
+    Routstr { provider: String, model: String },
+}
+
+impl BackendId {
+    /// A short label for a badge: "local qwen2.5:7b", "Claude", "Routstr (provider)".
+    pub fn label(&self) -> String {
+        match self {
+            Self::Local { model } => format!("local {model}"),
+            Self::Claude { model } => format!("Claude ({model})"),
+            Self::Routstr { provider, model } => format!("Routstr {provider} ({model})"),
+        }
+    }
+
+    /// Cloud legs are screened by the egress screen before anything is sent.
+    pub fn is_cloud(&self) -> bool {
+        !matches!(self, Self::Local { .. })
+    }
+}
+
+/// A tool the model may call, as offered to it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolDef {
+    pub name: String,
+    pub description: String,
+    /// A JSON Schema object for the arguments.
+    pub parameters: Value,
+}
+
+/// A tool call the model made. Every call has an id (assigned by the adapter when the wire gives none), and the
+/// result message echoes it in each format's own field.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    /// The parsed arguments, or why they could not be parsed. A malformed argument string is the model's
+    /// mistake, reported back to it as a tool error; it is never replaced with `{}`.
+    pub arguments: Result<Value, MalformedArguments>,
+}
+
+/// Arguments that arrived as something other than a JSON object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("the arguments are not a JSON object: {reason}")]
+pub struct MalformedArguments {
+    pub reason: String,
+    /// What the model sent, kept so the conversation history can echo it back as it was.
+    pub raw: String,
+}
+
+/// One message of the normalized conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+pub enum Message {
+    /// The owner's words.
+    User { text: String },
+    /// What the model said, with the tool calls it made.
+    Assistant { text: String, tool_calls: Vec<ToolCall> },
+    /// The result of one tool call, tied to it by `call_id`.
+    ToolResult { call_id: String, name: String, content: String, is_error: bool },
+}
+
+/// What the loop asks of a backend for one step.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChatRequest {
+    pub system: String,
+    pub messages: Vec<Message>,
+    pub tools: Vec<ToolDef>,
+    pub max_tokens: u32,
+}
+
+/// Token counts as the backend reported them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+/// One backend answer, normalized.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Turn {
+    pub text: String,
+    pub tool_calls: Vec<ToolCall>,
+    pub usage: Usage,
+    pub backend: BackendId,
+}
+
+/// Why a backend step failed. The loop branches on these: `Unavailable` hands the same step to the next leg.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BackendError {
+    /// Not reachable or not usable now (refused, timeout, 5xx, overloaded, no tool-capable model, no key).
+    #[error("{backend} is unavailable: {reason}")]
+    Unavailable { backend: String, reason: String },
+    /// The credentials were refused.
+    #[error("{backend} refused the credentials: {reason}")]
+    Auth { backend: String, reason: String },
+    #[error("{backend} is rate limiting requests")]
+    RateLimited { backend: String, retry_after: Option<Duration> },
+    /// A paid leg wants payment it did not get.
+    #[error("{backend} wants payment: {reason}")]
+    PaymentRequired { backend: String, reason: String },
+    /// The conversation no longer fits the model's context window.
+    #[error("the conversation is too long for {backend}")]
+    ContextTooLong { backend: String },
+    /// The backend answered something that is not its wire format.
+    #[error("{backend} answered something unexpected: {detail}")]
+    Protocol { backend: String, detail: String },
+}
+
+impl BackendError {
+    /// Whether the next leg should get the same step: the failure is this leg's, not the request's.
+    pub fn falls_through(&self) -> bool {
+        matches!(self, Self::Unavailable { .. } | Self::Auth { .. } | Self::RateLimited { .. })
+    }
+}
+
+/// A language-model leg.
+#[allow(async_fn_in_trait)]
+pub trait Backend: Send + Sync {
+    /// A short name for logs and errors ("ollama", "claude").
+    fn name(&self) -> &str;
+
+    /// Whether this leg can take a tool turn now. Cheap when cached. Never errors: an unusable leg says why in
+    /// `Err(reason)`, which the selector reports if every leg is unusable.
+    fn check(&self) -> impl Future<Output = Result<(), String>> + Send;
+
+    /// One step of the conversation.
+    ///
+    /// Errors: `Unavailable`, `Auth` and `RateLimited` mean "try the next leg"; `Protocol` and `ContextTooLong`
+    /// end the turn with a message.
+    fn chat(&self, request: &ChatRequest) -> impl Future<Output = Result<Turn, BackendError>> + Send;
+}

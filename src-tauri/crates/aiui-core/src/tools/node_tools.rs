@@ -1,0 +1,204 @@
+//! The node tools: their descriptions and argument types, and how each runs against the node client.
+
+use schemars::JsonSchema;
+use serde_json::{Value, json};
+
+use super::{Surface, ValidatedCall};
+use crate::node::{NodeClient, NodeError, NodeMethod};
+
+/// A tool that names one app.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code, reason = "only the schema is used; validated arguments stay JSON")]
+struct AppArgs {
+    /// The app's id exactly as in the package list, e.g. "lnd" or "bitcoin-knots".
+    #[schemars(regex(pattern = r"^[a-z0-9][a-z0-9-]{0,63}$"))]
+    id: String,
+}
+
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code, reason = "only the schema is used; validated arguments stay JSON")]
+struct LogsArgs {
+    /// The app's id exactly as in the package list, e.g. "lnd".
+    #[schemars(regex(pattern = r"^[a-z0-9][a-z0-9-]{0,63}$"))]
+    id: String,
+    /// How many of the newest lines to read (default 100).
+    #[schemars(range(min = 1, max = 500))]
+    lines: Option<u32>,
+}
+
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code, reason = "only the schema is used; validated arguments stay JSON")]
+struct InstallArgs {
+    /// The app's id from the package list, e.g. "fedimint".
+    #[schemars(regex(pattern = r"^[a-z0-9][a-z0-9-]{0,63}$"))]
+    id: String,
+    /// A specific version; omit for the latest.
+    #[schemars(regex(pattern = r"^[0-9A-Za-z.+-]{1,32}$"))]
+    version: Option<String>,
+}
+
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code, reason = "only the schema is used; validated arguments stay JSON")]
+struct NoArgs {}
+
+pub(super) struct CatalogueEntry {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub schema: Value,
+}
+
+fn schema<T: JsonSchema>() -> Value {
+    let mut value = serde_json::to_value(schemars::schema_for!(T)).unwrap_or_else(|e| panic!("a schema serializes: {e}"));
+    if let Some(map) = value.as_object_mut() {
+        // Model APIs want the bare object schema; the meta-schema URI and the Rust type name mean nothing to them.
+        map.remove("$schema");
+        map.remove("title");
+    }
+    value
+}
+
+/// Name, description and schema for each node method. Descriptions are written for a model: what the tool is
+/// for, and when to use it.
+pub(super) fn catalogue(method: NodeMethod) -> CatalogueEntry {
+    let (name, description, schema) = match method {
+        NodeMethod::PackageList => (
+            "package_list",
+            "List every app on the node with its state (running, stopped, starting, ...), health, version and exit code. Use it first to answer questions about what is installed or running.",
+            schema::<NoArgs>(),
+        ),
+        NodeMethod::ContainerStatus => (
+            "package_status",
+            "Show one app's container status, exit code and start time. Use it to check a single app.",
+            schema::<AppArgs>(),
+        ),
+        NodeMethod::ContainerLogs => (
+            "package_logs",
+            "Read the newest log lines of one app. Use it to find out why an app crashed or misbehaves (exit code 137 means it was killed for memory).",
+            schema::<LogsArgs>(),
+        ),
+        NodeMethod::BitcoinInfo => (
+            "bitcoin_info",
+            "Show the Bitcoin node's chain, block height, header height and verification (sync) progress.",
+            schema::<NoArgs>(),
+        ),
+        NodeMethod::LndInfo => (
+            "lightning_info",
+            "Show the Lightning (LND) node's alias, active channels, peers and whether it is synced to the chain.",
+            schema::<NoArgs>(),
+        ),
+        NodeMethod::SystemStats => (
+            "system_stats",
+            "Show the machine's CPU, memory and disk use, temperature and uptime.",
+            schema::<NoArgs>(),
+        ),
+        NodeMethod::ListMints => (
+            "list_mints",
+            "List the Cashu mints the node is configured to accept.",
+            schema::<NoArgs>(),
+        ),
+        NodeMethod::PackageStart => (
+            "package_start",
+            "Start a stopped app. The owner is asked to confirm before it runs.",
+            schema::<AppArgs>(),
+        ),
+        NodeMethod::PackageStop => (
+            "package_stop",
+            "Stop a running app. Apps that depend on it stop working. The owner is asked to confirm before it runs.",
+            schema::<AppArgs>(),
+        ),
+        NodeMethod::PackageRestart => (
+            "package_restart",
+            "Restart an app, e.g. after a crash. The owner is asked to confirm before it runs.",
+            schema::<AppArgs>(),
+        ),
+        NodeMethod::PackageInstall => (
+            "package_install",
+            "Install an app that is not installed yet. The owner is asked to confirm before it runs.",
+            schema::<InstallArgs>(),
+        ),
+        NodeMethod::PackageUninstall => (
+            "package_uninstall",
+            "Uninstall an app. This is hard to undo. The owner is asked to confirm before it runs.",
+            schema::<AppArgs>(),
+        ),
+    };
+    CatalogueEntry { name, description, schema }
+}
+
+/// What a tool returned: the text for the model and the card for the owner.
+#[derive(Debug, Clone)]
+pub struct ToolOutput {
+    /// Compact JSON the model reads.
+    pub content: String,
+    pub surface: Surface,
+}
+
+impl ToolOutput {
+    fn of(surface: Surface) -> Self {
+        let content = serde_json::to_string(&surface).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+        Self { content, surface }
+    }
+}
+
+/// Runs a validated call against the node. For act tools, the caller must have the owner's approval first: the
+/// loop only calls this after the gate said yes, and `request_id` ties the receipt to that approval.
+pub async fn execute(node: &NodeClient, call: &ValidatedCall<'_>, request_id: Option<&str>) -> Result<ToolOutput, NodeError> {
+    let app = call.app().unwrap_or_default();
+    let surface = match call.tool.method {
+        NodeMethod::PackageList => Surface::PackageList { packages: node.list_packages().await? },
+        NodeMethod::ContainerStatus => {
+            let packages = node.list_packages().await?;
+            match packages.into_iter().find(|p| p.id == app) {
+                Some(package) => Surface::PackageCard { package },
+                None => {
+                    return Err(NodeError::Rpc {
+                        method: call.tool.method.spec().rpc_name.into(),
+                        status: 404,
+                        message: format!("no package `{app}`"),
+                    });
+                }
+            }
+        }
+        NodeMethod::ContainerLogs => {
+            let lines = call.arguments.get("lines").and_then(Value::as_u64).unwrap_or(100) as u32;
+            Surface::LogTail { app: app.to_owned(), lines: node.container_logs(app, lines).await? }
+        }
+        NodeMethod::BitcoinInfo => Surface::BitcoinSync { info: node.bitcoin_info().await? },
+        NodeMethod::LndInfo => Surface::LightningInfo { info: node.lnd_info().await? },
+        NodeMethod::SystemStats => Surface::SystemStats { stats: node.system_stats().await? },
+        NodeMethod::ListMints => Surface::MintList { mints: node.list_mints().await? },
+        method @ (NodeMethod::PackageStart
+        | NodeMethod::PackageStop
+        | NodeMethod::PackageRestart
+        | NodeMethod::PackageInstall
+        | NodeMethod::PackageUninstall) => {
+            let spec = method.spec();
+            let mut extra = serde_json::Map::new();
+            if let Some(version) = call.arguments.get("version") {
+                extra.insert("version".into(), version.clone());
+            }
+            node.call(spec.rpc_name, method.params(Some(app), extra)).await?;
+            let state = node
+                .list_packages()
+                .await
+                .ok()
+                .and_then(|ps| ps.into_iter().find(|p| p.id == app))
+                .map(|p| json!(p.state).as_str().unwrap_or("changed").to_owned());
+            Surface::ActionReceipt {
+                request_id: request_id.unwrap_or_default().to_owned(),
+                tool: call.tool.name.to_owned(),
+                rpc_method: spec.rpc_name.to_owned(),
+                app: app.to_owned(),
+                outcome: match state {
+                    Some(state) => format!("accepted; `{app}` is now {state}"),
+                    None => "accepted".to_owned(),
+                },
+            }
+        }
+    };
+    Ok(ToolOutput::of(surface))
+}
