@@ -1,8 +1,9 @@
 //! The one outbound door: every HTTP client in AIUI is built here, with timeouts, a TLS policy and body caps.
 //!
 //! `clippy.toml` forbids `reqwest::Client::new`/`builder` everywhere else, so a new caller cannot forget the
-//! timeouts or the certificate policy. Later legs (mints, providers) add their SSRF guard here, not beside it.
+//! timeouts or the certificate policy. Addresses from untrusted data pass [`guard`] first.
 
+pub mod guard;
 mod pinning;
 
 use std::sync::{Arc, Mutex, Once};

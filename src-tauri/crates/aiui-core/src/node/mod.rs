@@ -250,7 +250,7 @@ impl NodeClient {
 
     /// Starts, stops, restarts, installs or uninstalls an app. The caller (the gate) has already had it approved.
     pub async fn package_action(&self, method: NodeMethod, app: &str) -> Result<(), NodeError> {
-        if !matches!(method.spec().app_param, Some(_)) || method.spec().effect == Effect::Read {
+        if method.spec().app_param.is_none() || method.spec().effect == Effect::Read {
             return Err(NodeError::Protocol {
                 method: method.spec().rpc_name.to_owned(),
                 detail: "not a package action".into(),

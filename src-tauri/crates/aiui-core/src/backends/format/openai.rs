@@ -57,6 +57,23 @@ pub fn response(body: &Value, backend: BackendId) -> Result<Turn, String> {
     Ok(Turn { text, tool_calls, usage, backend })
 }
 
+/// The origin of a string in an OpenAI- or Ollama-shaped body, by the role of the message it is in. Anything
+/// outside `messages` (model name, tool schemas) is ours.
+pub fn origin_of(body: &Value, pointer: &str) -> Origin {
+    let mut parts = pointer.trim_start_matches('/').split('/');
+    if parts.next() != Some("messages") {
+        return Origin::System;
+    }
+    let role = parts.next().and_then(|i| i.parse::<usize>().ok()).and_then(|i| body["messages"][i]["role"].as_str());
+    match role {
+        Some("user") => Origin::Owner,
+        Some("tool") => Origin::ToolResult,
+        Some("assistant") => Origin::Assistant,
+        _ => Origin::System,
+    }
+}
+
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -87,21 +104,5 @@ mod tests {
         assert_eq!(turn.tool_calls[0].arguments, Ok(json!({"id": "lnd"})));
         assert!(turn.tool_calls[1].arguments.as_ref().unwrap_err().reason.contains("twice"));
         assert!(turn.tool_calls[2].arguments.as_ref().unwrap_err().reason.contains("not valid JSON"));
-    }
-}
-
-/// The origin of a string in an OpenAI- or Ollama-shaped body, by the role of the message it is in. Anything
-/// outside `messages` (model name, tool schemas) is ours.
-pub fn origin_of(body: &Value, pointer: &str) -> Origin {
-    let mut parts = pointer.trim_start_matches('/').split('/');
-    if parts.next() != Some("messages") {
-        return Origin::System;
-    }
-    let role = parts.next().and_then(|i| i.parse::<usize>().ok()).and_then(|i| body["messages"][i]["role"].as_str());
-    match role {
-        Some("user") => Origin::Owner,
-        Some("tool") => Origin::ToolResult,
-        Some("assistant") => Origin::Assistant,
-        _ => Origin::System,
     }
 }

@@ -1,0 +1,384 @@
+//! Tests of the conversation store: round trips, restarts, ordering, damage and concurrency.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::thread;
+
+use serde_json::json;
+
+use super::*;
+use crate::backends::{MalformedArguments, ToolCall};
+
+fn local() -> BackendId {
+    BackendId::Local { model: "qwen2.5:7b".into() }
+}
+
+fn claude() -> BackendId {
+    BackendId::Claude { model: "claude-sonnet-4".into() }
+}
+
+fn routstr() -> BackendId {
+    BackendId::Routstr { provider: "routstr.example".into(), model: "gpt-4o".into() }
+}
+
+fn user(text: &str) -> Message {
+    Message::User { text: text.into() }
+}
+
+/// A store whose clock ticks one millisecond per reading, so ordering does not depend on the machine's speed.
+fn ticking_store() -> Store {
+    let tick = AtomicI64::new(1_000);
+    Store::open_in_memory().unwrap().with_clock(move || tick.fetch_add(1, Ordering::SeqCst))
+}
+
+/// Writes one of every kind of entry and returns the kinds in order.
+fn fill(store: &Store, id: &ConversationId) -> Vec<EntryKind> {
+    let kinds = vec![
+        EntryKind::Message { message: user("how is my node?"), backend: None },
+        EntryKind::Message {
+            message: Message::Assistant {
+                text: "Let me look.".into(),
+                tool_calls: vec![
+                    ToolCall {
+                        id: "call_1".into(),
+                        name: "node_status".into(),
+                        arguments: Ok(json!({"verbose": true})),
+                    },
+                    ToolCall {
+                        id: "call_2".into(),
+                        name: "list_packages".into(),
+                        arguments: Err(MalformedArguments { reason: "not an object".into(), raw: "[1,".into() }),
+                    },
+                ],
+            },
+            backend: Some(local()),
+        },
+        EntryKind::Message {
+            message: Message::ToolResult {
+                call_id: "call_1".into(),
+                name: "node_status".into(),
+                content: "{\"synced\":true}".into(),
+                is_error: false,
+            },
+            backend: None,
+        },
+        EntryKind::Message {
+            message: Message::ToolResult {
+                call_id: "call_2".into(),
+                name: "list_packages".into(),
+                content: "the arguments are not a JSON object".into(),
+                is_error: true,
+            },
+            backend: None,
+        },
+        EntryKind::Surface {
+            call_id: Some("call_1".into()),
+            surface: json!({"type": "node_status", "height": 840_000}),
+        },
+        EntryKind::Surface { call_id: None, surface: json!(["anything", 1, null]) },
+        EntryKind::Notice { text: "The local model was busy; Claude answered.".into() },
+        EntryKind::Message {
+            message: Message::Assistant { text: "Your node is synced.".into(), tool_calls: vec![] },
+            backend: Some(claude()),
+        },
+        EntryKind::Message {
+            message: Message::Assistant { text: "Via Routstr.".into(), tool_calls: vec![] },
+            backend: Some(routstr()),
+        },
+    ];
+    for (i, kind) in kinds.iter().enumerate() {
+        let seq = match kind {
+            EntryKind::Message { message, backend } => store.append_message(id, message, backend.as_ref()),
+            EntryKind::Surface { call_id, surface } => store.append_surface(id, call_id.as_deref(), surface),
+            EntryKind::Notice { text } => store.append_notice(id, text),
+        }
+        .unwrap();
+        assert_eq!(seq, i as i64 + 1);
+    }
+    kinds
+}
+
+#[test]
+fn store_is_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Store>();
+}
+
+#[test]
+fn ids_are_random_128_bit_hex() {
+    let ids: HashSet<_> = (0..100).map(|_| ConversationId::random()).collect();
+    assert_eq!(ids.len(), 100);
+    for id in &ids {
+        assert_eq!(id.0.len(), 32);
+        assert!(id.0.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()), "{id}");
+        assert_eq!(id.to_string(), id.0);
+    }
+}
+
+#[test]
+fn every_entry_kind_round_trips_in_order() {
+    let store = Store::open_in_memory().unwrap();
+    let id = store.create_conversation("Node health").unwrap();
+    let kinds = fill(&store, &id);
+
+    let conversation = store.load(&id).unwrap();
+    assert_eq!(conversation.id, id);
+    assert_eq!(conversation.title, "Node health");
+    assert_eq!(conversation.entries.iter().map(|e| e.seq).collect::<Vec<_>>(), (1..=9).collect::<Vec<_>>());
+    assert_eq!(conversation.entries.iter().map(|e| e.kind.clone()).collect::<Vec<_>>(), kinds);
+    assert!(conversation.entries.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+
+    let messages: Vec<Message> = kinds
+        .into_iter()
+        .filter_map(|kind| match kind {
+            EntryKind::Message { message, .. } => Some(message),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(messages.len(), 6);
+    assert_eq!(conversation.messages(), messages);
+}
+
+#[test]
+fn a_conversation_survives_a_process_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    // A folder that does not exist yet, as on first start.
+    let path = dir.path().join("data").join("conversations.sqlite3");
+
+    let (list_before, first_before, second_before) = {
+        let store = Store::open(&path).unwrap();
+        let first = store.create_conversation("First").unwrap();
+        fill(&store, &first);
+        let second = store.create_conversation("Second").unwrap();
+        store.append_message(&second, &user("hello"), None).unwrap();
+        store.rename(&second, "Second, renamed").unwrap();
+        (store.list_conversations().unwrap(), store.load(&first).unwrap(), store.load(&second).unwrap())
+    };
+    assert_eq!(list_before.len(), 2);
+
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.list_conversations().unwrap(), list_before);
+    assert_eq!(store.load(&first_before.id).unwrap(), first_before);
+    assert_eq!(store.load(&second_before.id).unwrap(), second_before);
+    assert_eq!(second_before.title, "Second, renamed");
+    // Appending after the restart continues the sequence.
+    assert_eq!(store.append_notice(&first_before.id, "back again").unwrap(), 10);
+
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "conversations are private");
+    }
+}
+
+#[test]
+fn opening_uses_wal_and_the_current_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("c.sqlite3")).unwrap();
+    let conn = store.conn.lock().unwrap();
+    let mode: String = conn.pragma_query_value(None, "journal_mode", |row| row.get(0)).unwrap();
+    assert_eq!(mode, "wal");
+    let fk: bool = conn.pragma_query_value(None, "foreign_keys", |row| row.get(0)).unwrap();
+    assert!(fk);
+    let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0)).unwrap();
+    assert_eq!(version, schema::VERSION);
+}
+
+#[test]
+fn list_is_newest_first() {
+    let store = ticking_store();
+    assert!(store.list_conversations().unwrap().is_empty());
+    let a = store.create_conversation("a").unwrap();
+    let b = store.create_conversation("b").unwrap();
+    let c = store.create_conversation("c").unwrap();
+    let order = |store: &Store| store.list_conversations().unwrap().into_iter().map(|s| s.id).collect::<Vec<_>>();
+    assert_eq!(order(&store), [c.clone(), b.clone(), a.clone()]);
+
+    store.append_message(&a, &user("one"), None).unwrap();
+    store.append_notice(&a, "not a message").unwrap();
+    store.append_message(&a, &user("two"), None).unwrap();
+    assert_eq!(order(&store), [a.clone(), c.clone(), b.clone()]);
+
+    // Renaming is not activity.
+    store.rename(&b, "b2").unwrap();
+    assert_eq!(order(&store), [a.clone(), c.clone(), b.clone()]);
+
+    let list = store.list_conversations().unwrap();
+    assert_eq!(list[0].message_count, 2, "notices are not messages");
+    assert_eq!(list[1].message_count, 0);
+    assert_eq!(list[2].title, "b2");
+    assert!(list[0].updated_at_ms > list[0].created_at_ms);
+    assert_eq!(list[1].updated_at_ms, list[1].created_at_ms);
+}
+
+#[test]
+fn unknown_ids_are_not_found() {
+    let store = Store::open_in_memory().unwrap();
+    let known = store.create_conversation("known").unwrap();
+    let unknown = ConversationId::random();
+    let not_found = |result: Result<(), StoreError>| match result {
+        Err(StoreError::NotFound(id)) => assert_eq!(id, unknown),
+        other => panic!("expected NotFound, got {other:?}"),
+    };
+    not_found(store.append_message(&unknown, &user("hi"), Some(&local())).map(drop));
+    not_found(store.append_surface(&unknown, None, &json!({})).map(drop));
+    not_found(store.append_notice(&unknown, "hi").map(drop));
+    not_found(store.load(&unknown).map(drop));
+    not_found(store.rename(&unknown, "x"));
+    assert_eq!(StoreError::NotFound(unknown.clone()).to_string(), format!("conversation {unknown} was not found"));
+    // Nothing leaked into the known conversation or the list.
+    assert_eq!(store.list_conversations().unwrap().len(), 1);
+    assert!(store.load(&known).unwrap().entries.is_empty());
+}
+
+#[test]
+fn unreadable_rows_are_skipped_not_fatal() {
+    let store = Store::open_in_memory().unwrap();
+    let id = store.create_conversation("damaged").unwrap();
+    for text in ["one", "two", "three", "four", "five"] {
+        store.append_message(&id, &user(text), Some(&local())).unwrap();
+    }
+    {
+        let conn = store.conn.lock().unwrap();
+        let set = |column: &str, value: &str, seq: i64| {
+            conn.execute(
+                &format!("UPDATE entries SET {column} = ?1 WHERE conversation_id = ?2 AND seq = ?3"),
+                params![value, id.0, seq],
+            )
+            .unwrap();
+        };
+        set("body_json", "{\"role\":\"user\",\"te", 2); // truncated
+        set("body_json", "{\"role\":\"hologram\",\"text\":\"from the future\"}", 3); // a newer variant
+        set("backend_json", "{\"kind\":\"quantum\"}", 4); // only the label is unreadable
+        conn.execute(
+            "INSERT INTO entries (conversation_id, seq, at_ms, kind, backend_json, body_json)
+             VALUES (?1, 6, 0, 'poll', NULL, '{}')",
+            [&id.0],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO entries (conversation_id, seq, at_ms, kind, backend_json, body_json)
+             VALUES (?1, 7, 'not a number', 'notice', NULL, '{\"text\":\"x\"}')",
+            [&id.0],
+        )
+        .unwrap();
+    }
+
+    let conversation = store.load(&id).unwrap();
+    assert_eq!(conversation.entries.iter().map(|e| e.seq).collect::<Vec<_>>(), [1, 4, 5]);
+    assert_eq!(conversation.messages(), [user("one"), user("four"), user("five")]);
+    assert_eq!(conversation.entries[1].kind, EntryKind::Message { message: user("four"), backend: None });
+    assert_eq!(conversation.entries[2].kind, EntryKind::Message { message: user("five"), backend: Some(local()) });
+
+    // The damage does not block appending either.
+    assert_eq!(store.append_notice(&id, "still here").unwrap(), 8);
+    assert_eq!(store.load(&id).unwrap().entries.len(), 4);
+}
+
+#[test]
+fn concurrent_appends_get_unique_increasing_seqs() {
+    const THREADS: usize = 4;
+    const EACH: usize = 25;
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(Store::open(&dir.path().join("c.sqlite3")).unwrap());
+    let id = store.create_conversation("busy").unwrap();
+
+    let handles: Vec<_> = (0..THREADS)
+        .map(|t| {
+            let (store, id) = (Arc::clone(&store), id.clone());
+            thread::spawn(move || {
+                (0..EACH)
+                    .map(|i| store.append_message(&id, &user(&format!("{t}-{i}")), None).unwrap())
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    for handle in handles {
+        let seqs = handle.join().unwrap();
+        assert!(seqs.windows(2).all(|w| w[0] < w[1]), "each thread sees its seqs increase: {seqs:?}");
+        all.extend(seqs);
+    }
+    all.sort_unstable();
+    assert_eq!(all, (1..=(THREADS * EACH) as i64).collect::<Vec<_>>());
+
+    let conversation = store.load(&id).unwrap();
+    assert_eq!(conversation.entries.len(), THREADS * EACH);
+    // Each thread's messages are stored in the order it sent them.
+    for t in 0..THREADS {
+        let mine: Vec<_> = conversation
+            .messages()
+            .into_iter()
+            .filter_map(|m| match m {
+                Message::User { text } if text.starts_with(&format!("{t}-")) => Some(text),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(mine, (0..EACH).map(|i| format!("{t}-{i}")).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn two_stores_on_one_file_do_not_collide() {
+    // As two processes would: separate connections, so only SQLite's locking keeps the seqs apart.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.sqlite3");
+    let first = Arc::new(Store::open(&path).unwrap());
+    let second = Arc::new(Store::open(&path).unwrap());
+    let id = first.create_conversation("shared").unwrap();
+
+    let handles: Vec<_> = [first.clone(), second.clone(), first, second]
+        .into_iter()
+        .map(|store| {
+            let id = id.clone();
+            thread::spawn(move || (0..20).map(|_| store.append_notice(&id, "n").unwrap()).collect::<Vec<_>>())
+        })
+        .collect();
+    let mut all: Vec<i64> = handles.into_iter().flat_map(|h| h.join().unwrap()).collect();
+    all.sort_unstable();
+    assert_eq!(all, (1..=80).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_full_disk_is_reported_in_plain_words() {
+    let store = Store::open_in_memory().unwrap();
+    let id = store.create_conversation("big").unwrap();
+    {
+        // Cap the database at its current size: the next page it needs is SQLITE_FULL, as on a full disk.
+        let conn = store.conn.lock().unwrap();
+        let pages: i64 = conn.pragma_query_value(None, "page_count", |row| row.get(0)).unwrap();
+        conn.pragma_update(None, "max_page_count", pages).unwrap();
+    }
+    let error = store.append_notice(&id, &"x".repeat(100_000)).unwrap_err();
+    assert!(matches!(error, StoreError::DiskFull), "{error:?}");
+    assert_eq!(error.to_string(), "the disk is full: the conversation could not be saved; free space and try again");
+    // The failed append left nothing half-written.
+    assert!(store.load(&id).unwrap().entries.is_empty());
+}
+
+#[test]
+fn a_file_that_is_not_a_database_is_corrupt() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.sqlite3");
+    std::fs::write(&path, vec![0x5a; 8192]).unwrap();
+    match Store::open(&path) {
+        Err(StoreError::Corrupt { path: reported }) => assert_eq!(reported, path),
+        other => panic!("expected Corrupt, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_newer_schema_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.sqlite3");
+    drop(Store::open(&path).unwrap());
+    Connection::open(&path).unwrap().pragma_update(None, "user_version", schema::VERSION + 1).unwrap();
+    match Store::open(&path) {
+        Err(StoreError::TooNew { found, supported, .. }) => {
+            assert_eq!((found, supported), (schema::VERSION + 1, schema::VERSION));
+        }
+        other => panic!("expected TooNew, got {other:?}"),
+    }
+}
