@@ -7,6 +7,7 @@ mod chat;
 mod demo;
 mod doctor;
 mod render;
+mod screen;
 
 use std::process::ExitCode;
 
@@ -30,6 +31,9 @@ enum Command {
     Demo(demo::Args),
     /// Talk to the assistant about a node in this terminal. Actions are confirmed here, default No.
     Chat(chat::Args),
+    /// Read text (or a JSON request body) on stdin and print exactly what a cloud backend would receive, then
+    /// what was redacted or blocked and why. Exits non-zero when it would be blocked.
+    Screen(screen::Args),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +56,7 @@ fn main() -> ExitCode {
             Command::Doctor(args) => doctor::run(args).await,
             Command::Demo(args) => demo::run(args).await,
             Command::Chat(args) => chat::run(args).await,
+            Command::Screen(args) => screen::run(args),
         }
     });
     match result {

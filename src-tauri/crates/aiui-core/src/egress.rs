@@ -1,1 +1,0 @@
-//! The egress screen (being written).

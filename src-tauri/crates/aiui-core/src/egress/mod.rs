@@ -1,0 +1,295 @@
+//! The egress screen: what runs on the exact body of a cloud request before it leaves the machine.
+//!
+//! Two rules, from DESIGN.md ("Egress screen"):
+//! - **G-B1, secrets never leave.** Seed phrases, extended and WIF private keys, `nsec` keys, Cashu tokens, LND
+//!   macaroons, bitcoind RPC credentials, PEM keys, API keys, `otpauth://` URIs, Tor onion service keys, and the
+//!   exact values the app knows ([`KnownSecret`]). In anything but the owner's own words they become
+//!   `[redacted:<kind>]`; an owner message that holds one is not sent at all ([`Blocked`]).
+//! - **G-B2, minimal identity.** Onion hostnames and LAN addresses become stable placeholders (`[onion-1]`,
+//!   `[lan-ip-1]`, `[lan-host-1]`) for every origin. Public IPs, loopback and chain data stay as they are.
+//!
+//! Only cloud legs are screened; the local leg is not. The screen never logs a value, only kinds and counts.
+//!
+//! The corpus in `fixtures/egress/` measures the screen: every secret line must be caught and at most 1% of
+//! the benign lines touched. `cargo test -p aiui-core egress -- --nocapture` prints the measured numbers, one
+//! line from each corpus test.
+
+mod identity;
+mod mnemonic;
+mod secrets;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::Secret;
+use identity::Placeholders;
+use secrets::Known;
+
+/// The kinds of secret shape the screen recognises, as they appear in `[redacted:<kind>]`. Values the caller
+/// supplies are reported as `known:<label>`.
+pub const SECRET_KINDS: [&str; 11] =
+    ["bip39", "xprv", "nsec", "cashu", "macaroon", "rpcauth", "pem", "api-key", "otpauth", "onion-key", "wif"];
+
+/// Where a piece of text in the outbound body came from. Only the owner's own words are blocked rather than
+/// redacted: anything else (a tool result, an earlier reply, the system prompt) is not the owner's to retype.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// What the owner typed this turn or earlier: blocked if it holds a secret.
+    Owner,
+    /// Output of a tool (node RPC, logs, files): redacted.
+    ToolResult,
+    /// An earlier model reply: redacted.
+    Assistant,
+    /// The system prompt and anything else the app writes: redacted.
+    System,
+}
+
+/// A value the app knows is secret (the node password, an API key), caught wherever it appears literally,
+/// JSON-escaped (once or twice, or ASCII-only as Python writes it) or percent-encoded. `Debug` never prints the
+/// value.
+#[derive(Debug, Clone)]
+pub struct KnownSecret {
+    /// Names the value in `[redacted:known:<label>]` and in the owner's explanation, e.g. `node-password`.
+    pub label: String,
+    /// Matched exactly, case included. A short value redacts every place it occurs, wanted or not.
+    pub value: Secret<String>,
+}
+
+impl KnownSecret {
+    /// `KnownSecret::new("node-password", password)` takes a `String`, a `&str` or a `Secret<String>`.
+    pub fn new(label: impl Into<String>, value: impl Into<Secret<String>>) -> Self {
+        Self { label: label.into(), value: value.into() }
+    }
+}
+
+/// The outcome of screening one text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Screened {
+    /// Fit to send: `text` is the input with secrets redacted and placeholders applied (often unchanged).
+    Clean { text: String, report: Report },
+    /// Owner text that holds a secret: send nothing and end the turn with [`Blocked::message`].
+    Blocked(Blocked),
+}
+
+/// An owner message held back because it contains a secret. A designed stop, not a failure: the turn ends and
+/// `message` is shown to the owner.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Blocked {
+    /// The kinds found (e.g. `["bip39"]`), sorted, never the values.
+    pub kinds: Vec<String>,
+    /// A plain-language explanation for the owner: what kind of secret, that nothing was sent, what to do.
+    pub message: String,
+}
+
+impl Blocked {
+    fn new(kinds: impl IntoIterator<Item = String>) -> Self {
+        let mut kinds: Vec<String> = kinds.into_iter().collect();
+        kinds.sort();
+        kinds.dedup();
+        let what: Vec<String> = kinds.iter().map(|k| describe(k)).collect();
+        let message = format!(
+            "Your message was not sent: it contains {}. Nothing left this device. The assistant's cloud models \
+             must never see secrets like this, so remove it and send your message again; you can describe the \
+             problem without pasting the secret itself.",
+            join_words(&what)
+        );
+        Self { kinds, message }
+    }
+}
+
+/// What the screen changed, for a summary line. Holds kinds and counts, never values.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Redactions per kind, sorted by kind.
+    pub redactions: Vec<(String, usize)>,
+    /// How many onion hostnames and LAN addresses were replaced by placeholders.
+    pub placeholders: usize,
+}
+
+impl Report {
+    /// True when the screen changed nothing.
+    pub fn is_clean(&self) -> bool {
+        self.redactions.is_empty() && self.placeholders == 0
+    }
+
+    fn merge(&mut self, other: Report) {
+        let mut counts: BTreeMap<String, usize> = self.redactions.drain(..).collect();
+        for (kind, n) in other.redactions {
+            *counts.entry(kind).or_default() += n;
+        }
+        self.redactions = counts.into_iter().collect();
+        self.placeholders += other.placeholders;
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let total: usize = self.redactions.iter().map(|(_, n)| n).sum();
+        write!(f, "{total} redacted")?;
+        if total > 0 {
+            let parts: Vec<String> = self.redactions.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            write!(f, " ({})", parts.join(", "))?;
+        }
+        write!(f, ", {} placeholders", self.placeholders)
+    }
+}
+
+/// The screen for one conversation: the known secrets and the placeholder table, so a LAN address keeps the
+/// same placeholder from one request to the next. `Debug` prints counts only.
+pub struct Screen {
+    known: Vec<Known>,
+    placeholders: Placeholders,
+}
+
+impl fmt::Debug for Screen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Screen")
+            .field("known", &self.known.len())
+            .field("placeholders", &self.placeholders.len())
+            .finish()
+    }
+}
+
+impl Screen {
+    /// A screen that also catches `known` values. An empty value is ignored: it would match everywhere.
+    pub fn new(known: Vec<KnownSecret>) -> Self {
+        let known = known.iter().filter_map(|k| Known::new(&k.label, k.value.expose())).collect();
+        Self { known, placeholders: Placeholders::default() }
+    }
+
+    /// Screens one piece of text. Owner text that holds a G-B1 secret is [`Screened::Blocked`]; text of any other
+    /// origin has its secrets redacted. G-B2 placeholders apply to every origin.
+    pub fn screen_text(&mut self, text: &str, origin: Origin) -> Screened {
+        let mut findings = Vec::new();
+        secrets::find_shapes(text, &mut findings);
+        for known in &self.known {
+            known.find(text, &mut findings);
+        }
+        let findings = secrets::merge(findings);
+        if origin == Origin::Owner && !findings.is_empty() {
+            let blocked = Blocked::new(findings.into_iter().map(|f| f.kind));
+            tracing::debug!(kinds = ?blocked.kinds, "egress: owner text holds a secret; blocked");
+            return Screened::Blocked(blocked);
+        }
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for f in &findings {
+            *counts.entry(f.kind.clone()).or_default() += 1;
+        }
+        let redacted = if findings.is_empty() { None } else { Some(secrets::redact(text, &findings)) };
+        let (text, placeholders) = self.placeholders.apply(redacted.as_deref().unwrap_or(text));
+        let report = Report { redactions: counts.into_iter().collect(), placeholders };
+        if !report.is_clean() {
+            tracing::debug!(?origin, %report, "egress: screened");
+        }
+        Screened::Clean { text, report }
+    }
+
+    /// Screens a whole JSON request body in place: every string in it, object keys included. `origin_of` gets
+    /// each string's RFC 6901 JSON pointer (`/messages/3/content/0/text`; a key has the pointer of its value)
+    /// and says whose words it holds; the caller knows the wire format.
+    ///
+    /// Returns `Err(Blocked)` when any owner string holds a secret. The body is then partly screened and must
+    /// not be sent.
+    pub fn screen_body(&mut self, body: &mut Value, origin_of: &dyn Fn(&str) -> Origin) -> Result<Report, Blocked> {
+        let mut walk = Walk { screen: self, origin_of, report: Report::default(), blocked: Vec::new() };
+        let mut path = String::new();
+        walk.value(body, &mut path);
+        let Walk { report, blocked, .. } = walk;
+        if blocked.is_empty() { Ok(report) } else { Err(Blocked::new(blocked)) }
+    }
+
+    /// Puts back the values behind the placeholders this screen issued, for text coming back from the cloud
+    /// (a tool call that names `[lan-ip-1]` must reach the real address). Redacted secrets cannot come back.
+    pub fn reveal(&self, text: &str) -> String {
+        self.placeholders.reveal(text)
+    }
+}
+
+struct Walk<'a> {
+    screen: &'a mut Screen,
+    origin_of: &'a dyn Fn(&str) -> Origin,
+    report: Report,
+    blocked: Vec<String>,
+}
+
+impl Walk<'_> {
+    fn value(&mut self, value: &mut Value, path: &mut String) {
+        match value {
+            Value::String(s) => {
+                if let Some(screened) = self.string(s, path) {
+                    *s = screened;
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    let len = path.len();
+                    path.push_str(&format!("/{i}"));
+                    self.value(item, path);
+                    path.truncate(len);
+                }
+            }
+            Value::Object(map) => {
+                for (key, mut item) in std::mem::take(map) {
+                    let len = path.len();
+                    path.push('/');
+                    path.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                    self.value(&mut item, path);
+                    let key = self.string(&key, path).unwrap_or(key);
+                    path.truncate(len);
+                    map.insert(key, item);
+                }
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+
+    /// The screened text, or `None` when it is blocked.
+    fn string(&mut self, text: &str, path: &str) -> Option<String> {
+        match self.screen.screen_text(text, (self.origin_of)(path)) {
+            Screened::Clean { text, report } => {
+                self.report.merge(report);
+                Some(text)
+            }
+            Screened::Blocked(blocked) => {
+                self.blocked.extend(blocked.kinds);
+                None
+            }
+        }
+    }
+}
+
+/// A kind in the owner's words.
+fn describe(kind: &str) -> String {
+    let text = match kind {
+        "bip39" => "what looks like a wallet recovery phrase (BIP-39 seed words)",
+        "xprv" => "an extended private key (xprv)",
+        "nsec" => "a Nostr private key (nsec)",
+        "cashu" => "a Cashu ecash token, which is spendable money",
+        "macaroon" => "an LND macaroon, a credential for your Lightning node",
+        "rpcauth" => "a Bitcoin Core RPC password",
+        "pem" => "a private key block (PEM)",
+        "api-key" => "an API key",
+        "otpauth" => "a two-factor (TOTP) secret",
+        "onion-key" => "a Tor onion service private key",
+        "wif" => "a Bitcoin private key (WIF)",
+        other => match other.strip_prefix("known:") {
+            Some(label) => return format!("a secret this app keeps ({label})"),
+            None => return format!("a secret ({other})"),
+        },
+    };
+    text.to_owned()
+}
+
+/// "a", "a and b", "a, b and c".
+fn join_words(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}

@@ -1,0 +1,289 @@
+//! Tests of the egress screen: edge cases as tables, and the corpus in `fixtures/egress/` as measurements.
+
+use serde_json::{Value, json};
+
+use super::*;
+
+const XPRV: &str =
+    "xprv9tAruaTSUcXaNzTSxGtNUNq5y7wpcputBdFQYQG4xB4KShX8Vu3C2Hq88MPbUXmsQZRPoAdHR1hT9YGLdAZ6avGw3v4iVgA2TMBuBAMh9hF";
+const WIF: &str = "5K5JnFWXgdpDaQzJiVNgvuAL4a59mHmvib3mjSs4QdciGYokHLP";
+const NSEC: &str = "nsec164dyky7rt3tq4t64zdveqfswdxksf8mch64lhmrwd7j05plqlwjsw09p98";
+const ONION_A: &str = "qwb5pdkhx6pygpan2rlykei4iiaannkksumnlmytbx2kjqevtavetwt6.onion";
+const ONION_B: &str = "ul66ldqbwzb2xya4clmhp5wwq5gxsc3fnvxjvrftutlfjt6kdfzcpwq5.onion";
+const SEED_12: &str = "wish vital sail recipe throw smart arrive knee afford insane river license";
+const PASSWORD: &str = "hunter2-archy";
+
+fn screen() -> Screen {
+    Screen::new(vec![KnownSecret::new("node-password", PASSWORD)])
+}
+
+/// Screens `input` from `origin` with a fresh screen that knows [`PASSWORD`]. `expect` is the text sent, or
+/// `blocked: <kinds>` for a blocked owner message.
+#[track_caller]
+fn check(origin: Origin, input: &str, expect: &str) {
+    let got = match screen().screen_text(input, origin) {
+        Screened::Clean { text, .. } => text,
+        Screened::Blocked(b) => format!("blocked: {}", b.kinds.join(",")),
+    };
+    assert_eq!(got, expect, "input: {input}");
+}
+
+#[test]
+fn tool_results_are_redacted_with_context_kept() {
+    use Origin::ToolResult as T;
+    check(T, &format!("key {XPRV}/0/*)"), "key [redacted:xprv]/0/*)");
+    check(T, &format!("importprivkey {WIF} label"), "importprivkey [redacted:wif] label");
+    check(T, &format!("nostr: {}", NSEC.to_uppercase()), "nostr: [redacted:nsec]");
+    check(T, "rpcpassword=s3cr3t-Pass\nrpcport=8332", "rpcpassword=[redacted:rpcauth]\nrpcport=8332");
+    check(T, "rpcauth=archy:0a1b$2c3d", "rpcauth=[redacted:rpcauth]");
+    check(T, r#"{"rpcpassword": "abc123"}"#, r#"{"rpcpassword": "[redacted:rpcauth]"}"#);
+    check(T, "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----\nok", "[redacted:pem]\nok");
+    check(T, "cut: -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA", "cut: [redacted:pem]");
+    check(T, "x-api-key: sk-ant-api03-AAAAbbbbCCCCdddd1234_-xy", "x-api-key: [redacted:api-key]");
+    check(T, "otpauth://totp/A:b?secret=JBSWY3DPEHPK3PXP&issuer=A\"", "[redacted:otpauth]\"");
+    check(T, &format!("macaroon: {}", "ab".repeat(60)), "macaroon: [redacted:macaroon]");
+    check(T, &format!("MAC {}", "0201036c6e64".to_owned() + &"0f".repeat(20)), "MAC [redacted:macaroon]");
+    check(T, &format!("pw {PASSWORD}!"), "pw [redacted:known:node-password]!");
+    check(T, &format!("{SEED_12}."), "[redacted:bip39].");
+    check(T, &format!("[\"{}\"]", SEED_12.replace(' ', "\", \"")), "[\"[redacted:bip39]\"]");
+}
+
+#[test]
+fn seed_phrases_need_twelve_list_words_in_list_form() {
+    use Origin::ToolResult as T;
+    let eleven = SEED_12.rsplit_once(' ').map(|(head, _)| head).unwrap();
+    check(T, eleven, eleven);
+    // A full stop or a colon is prose, not a list.
+    let sentence = SEED_12.replacen(" ", ". ", 1);
+    check(T, &sentence, &sentence);
+    let numbered: Vec<String> = SEED_12.split(' ').enumerate().map(|(i, w)| format!("{}) {w}", i + 1)).collect();
+    check(T, &numbered.join("\n"), "1) [redacted:bip39]");
+    // One misspelt word per twelve is still the phrase; two in a row are not.
+    check(T, &SEED_12.replace("throw", "thorw"), "[redacted:bip39]");
+    let two = SEED_12.replace("throw smart", "thorw smrat");
+    check(T, &two, &two);
+    let abbreviated: Vec<String> = SEED_12.split(' ').map(|w| w.chars().take(4).collect()).collect();
+    check(T, &abbreviated.join(" ").to_uppercase(), "[redacted:bip39]");
+    check(T, &format!("{{\"seed\":\"{}\"}}", SEED_12.replace(' ', "\\n")), "{\"seed\":\"[redacted:bip39]\"}");
+    // Repetitive or sorted runs of list words are data, not a phrase; a huge one must still scan quickly.
+    let flags = format!("[{}]", ["true", "false", "true", "true"].repeat(50_000).join(", "));
+    check(T, &flags, &flags);
+    let sorted = "able about above absent absorb abstract absurd abuse access accident account accuse";
+    check(T, sorted, sorted);
+}
+
+#[test]
+fn lan_and_onion_become_placeholders_and_public_stays() {
+    use Origin::Assistant as A;
+    check(A, &format!("http://{ONION_A}:8080/"), "http://[onion-1]:8080/");
+    check(A, "v2 expyuzz4wqqyqhjn.onion", "v2 [onion-1]");
+    check(A, "ssh admin@192.168.1.20 or 10.0.0.5", "ssh admin@[lan-ip-1] or [lan-ip-2]");
+    check(A, "172.16.4.1 172.32.0.1 169.254.10.10 100.101.1.2", "[lan-ip-1] 172.32.0.1 [lan-ip-2] [lan-ip-3]");
+    check(A, "link fe80::1ff:fe23:4567:890a%eth0: up", "link [lan-ip-1]: up");
+    check(A, "ula [fd12:3456:789a::1]:443", "ula [[lan-ip-1]]:443");
+    check(A, "open http://archipelago.local/apps", "open http://[lan-host-1]/apps");
+    check(A, "router.home.arpa", "[lan-host-1]");
+    let kept = "8.8.8.8 127.0.0.1 ::1 2001:db8::7 10.0.0.1.5 .env.local app.local.yml localhost 12:30:45";
+    check(A, kept, kept);
+}
+
+#[test]
+fn owner_text_with_a_secret_is_blocked() {
+    use Origin::Owner as O;
+    check(O, &format!("is this my seed? {SEED_12}"), "blocked: bip39");
+    check(O, &format!("{XPRV} and {WIF}"), "blocked: wif,xprv");
+    check(O, &format!("my password is {PASSWORD}"), "blocked: known:node-password");
+    // Identity is not a secret: the owner's LAN address is replaced, not blocked.
+    check(O, "why can't I reach 192.168.1.20?", "why can't I reach [lan-ip-1]?");
+    let Screened::Blocked(blocked) = screen().screen_text(&format!("{SEED_12} {PASSWORD}"), O) else {
+        panic!("owner text with a seed was not blocked");
+    };
+    assert!(blocked.message.contains("not sent") && blocked.message.contains("seed words"));
+    assert!(!blocked.message.contains(PASSWORD) && !blocked.message.contains("wish vital"));
+    assert_eq!(blocked.to_string(), blocked.message);
+}
+
+#[test]
+fn placeholders_are_stable_within_a_screen() {
+    let mut s = screen();
+    let mut send = |text: &str| match s.screen_text(text, Origin::ToolResult) {
+        Screened::Clean { text, .. } => text,
+        Screened::Blocked(_) => panic!("tool result blocked"),
+    };
+    assert_eq!(send(&format!("{ONION_A} {ONION_B}")), "[onion-1] [onion-2]");
+    assert_eq!(send(&format!("again {} 192.168.1.9", ONION_A.to_uppercase())), "again [onion-1] [lan-ip-1]");
+    assert_eq!(send("fe80:0::1 fe80::1"), "[lan-ip-2] [lan-ip-2]");
+    assert_eq!(s.reveal("ssh [lan-ip-1] via [onion-2]"), format!("ssh 192.168.1.9 via {ONION_B}"));
+}
+
+#[test]
+fn known_secrets_are_caught_raw_and_json_escaped() {
+    let mut s = Screen::new(vec![KnownSecret::new("node-password", "pa\"ss\\wörd"), KnownSecret::new("empty", "")]);
+    let once = json!({ "password": "pa\"ss\\wörd" }).to_string();
+    let twice = json!({ "result": once }).to_string();
+    for text in ["pa\"ss\\wörd", &once, &twice, r#"{"password": "pa\"ss\\w\u00f6rd"}"#, "u:pa%22ss%5Cw%C3%B6rd@h"] {
+        let Screened::Clean { text: out, report } = s.screen_text(text, Origin::ToolResult) else {
+            panic!("tool result blocked");
+        };
+        let leaked = ["pa\"", "pa\\", "pa%"].iter().any(|p| out.contains(p));
+        assert!(out.contains("[redacted:known:node-password]") && !leaked, "{text} -> {out}");
+        assert_eq!(report.redactions, vec![("known:node-password".to_owned(), 1)]);
+    }
+    let debug = format!("{s:?} {:?}", KnownSecret::new("node-password", "pa\"ss"));
+    assert!(!debug.contains("pa\\\"ss") && !debug.contains("pa\"ss"), "{debug}");
+}
+
+/// The origins in an Anthropic Messages body, read the way the Claude backend would: a block under a
+/// `tool_result` is a tool's words, other user content is the owner's.
+fn anthropic_origins(body: &Value) -> impl Fn(&str) -> Origin + use<> {
+    let body = body.clone();
+    move |path: &str| {
+        let parts: Vec<&str> = path.split('/').collect();
+        match parts.as_slice() {
+            ["", "messages", i, "content", j, ..] => {
+                let block = body.pointer(&format!("/messages/{i}/content/{j}/type"));
+                let role = body.pointer(&format!("/messages/{i}/role"));
+                match (block.and_then(Value::as_str), role.and_then(Value::as_str)) {
+                    (Some("tool_result"), _) => Origin::ToolResult,
+                    (_, Some("assistant")) => Origin::Assistant,
+                    _ => Origin::Owner,
+                }
+            }
+            ["", "messages", i, "content"] => match body.pointer(&format!("/messages/{i}/role")) {
+                Some(Value::String(role)) if role == "assistant" => Origin::Assistant,
+                _ => Origin::Owner,
+            },
+            _ => Origin::System,
+        }
+    }
+}
+
+#[test]
+fn screen_body_redacts_tool_results_and_blocks_owner_secrets() {
+    let mut body = json!({
+        "model": "claude-sonnet-4-5",
+        "system": "You help run the node at archipelago.local.",
+        "messages": [
+            { "role": "user", "content": "what keys does my wallet have?" },
+            { "role": "assistant", "content": [{ "type": "tool_use", "id": "toolu_1", "name": "wallet", "input": {} }] },
+            { "role": "user", "content": [
+                { "type": "tool_result", "tool_use_id": "toolu_1", "content": format!("key {XPRV} on 10.0.0.2") }
+            ]},
+        ]
+    });
+    let origins = anthropic_origins(&body);
+    let report = screen().screen_body(&mut body, &origins).unwrap();
+    assert_eq!(body["messages"][2]["content"][0]["content"], "key [redacted:xprv] on [lan-ip-1]");
+    assert_eq!(body["system"], "You help run the node at [lan-host-1].");
+    assert_eq!(body["messages"][0]["content"], "what keys does my wallet have?");
+    assert_eq!(body["model"], "claude-sonnet-4-5");
+    assert_eq!(report.redactions, vec![("xprv".to_owned(), 1)]);
+    assert_eq!(report.to_string(), "1 redacted (xprv 1), 2 placeholders");
+
+    let mut body = json!({ "messages": [
+        { "role": "user", "content": [{ "type": "text", "text": format!("is this ok? {SEED_12}") }] },
+        { "role": "user", "content": [{ "type": "tool_result", "tool_use_id": "t", "content": WIF }] },
+    ]});
+    let origins = anthropic_origins(&body);
+    let blocked = screen().screen_body(&mut body, &origins).unwrap_err();
+    assert_eq!(blocked.kinds, vec!["bip39".to_owned()]);
+}
+
+/// The corpus lines of `name`, comments and blank lines dropped, not yet unescaped. A missing file fails.
+fn corpus(name: &str) -> Vec<String> {
+    let path = format!("{}/../../../fixtures/egress/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("corpus {path} is missing: {e}"));
+    text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_owned).collect()
+}
+
+/// Decodes the corpus escapes: `\n` a newline, `\t` a tab, `\\` a backslash.
+fn unescape(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+#[test]
+fn corpus_every_secret_is_caught() {
+    // Fields are split before unescaping, so a tab inside a text (written `\t`) stays in the text.
+    let lines: Vec<(String, String, String)> = corpus("secrets.txt")
+        .iter()
+        .map(|l| {
+            let mut f = l.splitn(3, '\t');
+            let mut next = || unescape(f.next().unwrap_or_else(|| panic!("secrets.txt: not 3 fields: {l}")));
+            (next(), next(), next())
+        })
+        .collect();
+    let known: Vec<KnownSecret> = lines
+        .iter()
+        .filter_map(|(kind, secret, _)| Some(KnownSecret::new(kind.strip_prefix("known:")?, secret.as_str())))
+        .collect();
+    let mut missed = Vec::new();
+    for (kind, secret, text) in &lines {
+        let mut s = Screen::new(known.clone());
+        let escaped = json_escaped(secret);
+        let tool_ok = match s.screen_text(text, Origin::ToolResult) {
+            Screened::Clean { text: out, report } => {
+                out.contains(&format!("[redacted:{kind}]"))
+                    && !out.contains(secret.as_str())
+                    && !out.contains(&escaped)
+                    && report.redactions.iter().any(|(k, _)| k == kind)
+            }
+            Screened::Blocked(_) => false,
+        };
+        let owner_ok = matches!(s.screen_text(text, Origin::Owner), Screened::Blocked(b) if b.kinds.contains(kind));
+        if !tool_ok || !owner_ok {
+            missed.push(format!("{kind} (tool result ok: {tool_ok}, owner blocked: {owner_ok}): {text}"));
+        }
+    }
+    let kinds: std::collections::BTreeSet<&str> =
+        lines.iter().map(|(k, ..)| k.split(':').next().unwrap_or(k)).collect();
+    eprintln!("egress corpus: {}/{} secrets caught ({} kinds)", lines.len() - missed.len(), lines.len(), kinds.len());
+    assert!(lines.len() >= 150, "secrets.txt has {} lines, want at least 150", lines.len());
+    assert!(SECRET_KINDS.iter().all(|k| kinds.contains(k)), "secrets.txt lacks a kind: has {kinds:?}");
+    assert!(missed.is_empty(), "{} of {} secrets missed:\n{}", missed.len(), lines.len(), missed.join("\n"));
+}
+
+/// `value` as it sits inside a JSON string, so the corpus test also sees a leak in escaped form.
+fn json_escaped(value: &str) -> String {
+    let quoted = serde_json::Value::String(value.to_owned()).to_string();
+    quoted[1..quoted.len() - 1].to_owned()
+}
+
+#[test]
+fn corpus_benign_text_passes_unchanged() {
+    let lines: Vec<String> = corpus("benign.txt").iter().map(|l| unescape(l)).collect();
+    let mut touched = Vec::new();
+    for line in &lines {
+        let mut s = screen();
+        let tool = match s.screen_text(line, Origin::ToolResult) {
+            Screened::Clean { text, .. } => text == *line,
+            Screened::Blocked(_) => false,
+        };
+        let owner = matches!(s.screen_text(line, Origin::Owner), Screened::Clean { text, .. } if text == *line);
+        if !tool || !owner {
+            touched.push(line.as_str());
+        }
+    }
+    let rate = touched.len() as f64 / lines.len() as f64;
+    eprintln!(
+        "egress corpus: {}/{} benign lines touched ({:.2}% false positives)",
+        touched.len(),
+        lines.len(),
+        rate * 100.0
+    );
+    assert!(lines.len() >= 300, "benign.txt has {} lines, want at least 300", lines.len());
+    assert!(rate <= 0.01, "{:.2}% false positives (limit 1%):\n{}", rate * 100.0, touched.join("\n"));
+}
