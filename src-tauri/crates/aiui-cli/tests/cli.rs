@@ -82,3 +82,97 @@ fn demo_once_runs_the_checks_against_its_own_node() {
     assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{}", text(&out.stderr));
     assert!(stdout.contains("Demo node (simulated)") && stdout.contains("All checks passed."), "{stdout}");
 }
+
+fn aiui_cli_stdin(args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_aiui-cli"))
+        .args(args)
+        .env_remove("AIUI_NODE_PASSWORD")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("aiui-cli runs");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn screen_shows_what_leaves_and_refuses_an_owner_secret() {
+    let xprv = "xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3TGtRBeJgk33yuGBxrMPHi";
+    let blocked = aiui_cli_stdin(&["screen"], &format!("my key is {xprv}"));
+    assert!(!blocked.status.success());
+    assert!(blocked.stdout.is_empty(), "nothing is printed as sendable");
+    assert!(text(&blocked.stderr).contains("BLOCKED (xprv)"), "{}", text(&blocked.stderr));
+
+    let redacted = aiui_cli_stdin(&["screen", "--as-tool-result"], &format!("electrs at 192.168.1.20 key {xprv}"));
+    assert!(redacted.status.success());
+    assert_eq!(text(&redacted.stdout), "electrs at [lan-ip-1] key [redacted:xprv]");
+    assert!(text(&redacted.stderr).contains("1 redacted (xprv 1), 1 placeholders"), "{}", text(&redacted.stderr));
+
+    let body = r#"{"model":"m","system":"s","messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"rpcauth=alice:0123456789abcdef0123456789abcdef$0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}]}]}"#;
+    let out = aiui_cli_stdin(&["screen"], body);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let screened: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(screened["messages"][0]["content"][0]["content"], "rpcauth=[redacted:rpcauth]");
+}
+
+/// A minimal Ollama that offers one tool-capable model and replays `replies` on `/api/chat`, in order.
+async fn replay_ollama(replies: Vec<serde_json::Value>) -> String {
+    use axum::routing::{get, post};
+    let fixture = |name: &str| -> serde_json::Value {
+        let path = format!("{}/../../../fixtures/ollama/{name}", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+    };
+    let (tags, show) = (fixture("tags.json"), fixture("show_tools.json"));
+    let replies = std::sync::Arc::new(std::sync::Mutex::new(std::collections::VecDeque::from(replies)));
+    let app = axum::Router::new()
+        .route("/api/tags", get(move || async move { axum::Json(tags) }))
+        .route("/api/show", post(move || async move { axum::Json(show) }))
+        .route(
+            "/api/chat",
+            post(move || async move { axum::Json(replies.lock().unwrap().pop_front().unwrap_or_default()) }),
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    url
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_asks_on_the_terminal_and_only_a_yes_runs_the_action() {
+    let read = |name: &str| -> serde_json::Value {
+        let path = format!("{}/../../../fixtures/ollama/{name}", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+    };
+    let replies = vec![
+        read("chat_call_package_list.json"),
+        read("chat_answer_packages.json"),
+        // A declined action ends the turn without asking the model again.
+        read("chat_call_restart_lnd.json"),
+        read("chat_call_restart_lnd.json"),
+        read("chat_answer_restarted.json"),
+    ];
+    let ollama = replay_ollama(replies).await;
+    let data = tempfile::tempdir().unwrap();
+    let data_dir = data.path().to_str().unwrap().to_owned();
+    // Empty answer = the default, No; then an explicit yes.
+    let input = "what is running?\nrestart lnd\n\nrestart lnd\ny\n";
+    let out = tokio::task::spawn_blocking(move || {
+        let args = ["chat", "--demo", "--ollama", &ollama, "--claude-url", "http://127.0.0.1:9/", "--data-dir", &data_dir];
+        aiui_cli_stdin(&args, input)
+    })
+    .await
+    .unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{}", text(&out.stderr));
+    assert!(stdout.contains("[local qwen2.5:7b]"), "the backend is named per answer:\n{stdout}");
+    assert!(stdout.lines().any(|l| l.starts_with("bitcoin-knots") && l.contains(" running ")), "a package table:\n{stdout}");
+    assert!(stdout.contains("⚠ Confirm: Restart app `lnd` (running; btcpay depends on it)"), "{stdout}");
+    assert!(stdout.contains("  id       \"lnd\""), "the arguments are shown:\n{stdout}");
+    assert!(stdout.contains("■ You declined"), "the empty answer was a No:\n{stdout}");
+    assert!(stdout.contains("✓ package.restart lnd: accepted"), "the yes ran it:\n{stdout}");
+    let audit = std::fs::read_to_string(data.path().join("audit.jsonl")).unwrap();
+    assert_eq!(audit.matches("\"verdict\":\"denied\"").count(), 1, "{audit}");
+    assert_eq!(audit.matches("\"verdict\":\"allowed\"").count(), 1, "{audit}");
+}
