@@ -1,0 +1,113 @@
+//! The main window's commands: the conversation list, a turn streamed over a channel, node state to read, and a
+//! request for the trusted window. None of them approves, spends, changes settings or reads a secret.
+
+use aiui_core::store::ConversationId;
+use tauri::ipc::Channel;
+use tauri::{AppHandle, Runtime, State};
+
+use super::CommandError;
+use crate::Shell;
+use crate::ipc::{AppInfo, ChatEvent, ConversationDetail, ConversationView, NodeView, PackageView};
+
+/// The longest title taken from a first message.
+const TITLE_CHARS: usize = 60;
+
+#[tauri::command]
+pub fn app_info(shell: State<'_, Shell>) -> AppInfo {
+    let node = shell.node();
+    AppInfo {
+        version: env!("CARGO_PKG_VERSION"),
+        demo: shell.mode.demo,
+        kiosk: shell.mode.kiosk,
+        unpaired: shell.agent().is_none().then(|| shell.unpaired_reason()),
+        node: node.map(|n| NodeView { url: n.url, demo: n.demo }),
+    }
+}
+
+#[tauri::command]
+pub async fn conversations_list(shell: State<'_, Shell>) -> Result<Vec<ConversationView>, CommandError> {
+    let store = shell.store.clone();
+    let list = tokio::task::spawn_blocking(move || store.list_conversations())
+        .await
+        .map_err(|e| CommandError::new("internal", e.to_string()))?
+        .map_err(|e| CommandError::new("store", e.to_string()))?;
+    Ok(list.into_iter().map(ConversationView::from).collect())
+}
+
+#[tauri::command]
+pub async fn conversation_load(shell: State<'_, Shell>, id: String) -> Result<ConversationDetail, CommandError> {
+    let store = shell.store.clone();
+    let conversation = tokio::task::spawn_blocking(move || store.load(&ConversationId(id)))
+        .await
+        .map_err(|e| CommandError::new("internal", e.to_string()))?
+        .map_err(|e| CommandError::new("store", e.to_string()))?;
+    Ok(conversation.into())
+}
+
+/// Starts a turn and returns the conversation's id at once; the turn's events arrive on `on_event`, which only
+/// the calling window can read.
+#[tauri::command]
+pub async fn chat_send(
+    shell: State<'_, Shell>,
+    conversation: Option<String>,
+    text: String,
+    on_event: Channel<ChatEvent>,
+) -> Result<String, CommandError> {
+    let text = text.trim().to_owned();
+    if text.is_empty() {
+        return Err(CommandError::new("empty", "Type a message first."));
+    }
+    let Some(agent) = shell.agent() else {
+        return Err(CommandError::new("not_paired", shell.unpaired_reason()));
+    };
+    let Some(slot) = shell.begin_turn() else {
+        return Err(CommandError::new("busy", "The assistant is still answering; wait for it to finish."));
+    };
+    let id = match conversation {
+        Some(id) => ConversationId(id),
+        None => {
+            let title: String = text.chars().take(TITLE_CHARS).collect();
+            shell.store.create_conversation(&title).map_err(|e| CommandError::new("store", e.to_string()))?
+        }
+    };
+    let reply = id.0.clone();
+    tauri::async_runtime::spawn(async move {
+        let _slot = slot;
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let turn = {
+            let (agent, id) = (agent.clone(), id.clone());
+            tauri::async_runtime::spawn(async move { agent.turn(&id, &text, &tx).await })
+        };
+        while let Some(event) = rx.recv().await {
+            // A window that went away no longer listens; the turn still finishes and is stored.
+            let _ = on_event.send(ChatEvent::from(event));
+        }
+        let failure = match turn.await {
+            Ok(Ok(_)) => None,
+            Ok(Err(e)) => Some(e.to_string()),
+            Err(e) => Some(e.to_string()),
+        };
+        if let Some(message) = failure {
+            tracing::error!(%message, "a turn failed");
+            let _ = on_event.send(ChatEvent::Failed { message });
+        }
+    });
+    Ok(reply)
+}
+
+/// The node's apps and their states, for the chat window's status list.
+#[tauri::command]
+pub async fn node_packages(shell: State<'_, Shell>) -> Result<Vec<PackageView>, CommandError> {
+    let Some(agent) = shell.agent() else {
+        return Err(CommandError::new("not_paired", shell.unpaired_reason()));
+    };
+    let packages = agent.node.list_packages().await.map_err(|e| CommandError::new("node", e.to_string()))?;
+    Ok(packages.into_iter().map(PackageView::from).collect())
+}
+
+/// Asks for the trusted window (settings, or a pending confirmation). It carries nothing: the chat window cannot
+/// fill in or submit anything there.
+#[tauri::command]
+pub fn request_trusted_window<R: Runtime>(app: AppHandle<R>) -> Result<(), CommandError> {
+    crate::windows::show_trusted(&app, false).map_err(|e| CommandError::new("window", e.to_string()))
+}

@@ -1,0 +1,23 @@
+// (Plain comments: build.rs includes this file with `include!`, where an inner doc comment cannot stand.)
+// The one list of app commands. `build.rs` declares exactly these in the app manifest (so each is ACL-checked and
+// needs an explicit `allow-…` permission), the invoke handler refuses any name not listed here, and the ACL tests
+// walk both lists. A command that is not in this file cannot be called from any window.
+
+/// Commands of the chat window: send messages, read state, and *ask* for the trusted window. Nothing here
+/// approves, spends, changes settings or reads a secret.
+pub const MAIN_COMMANDS: &[&str] =
+    &["app_info", "conversations_list", "conversation_load", "chat_send", "node_packages", "request_trusted_window"];
+
+/// Commands of the trusted window only. Each one also checks, in Rust, that the calling webview is labelled
+/// `trusted`, so a misconfigured capability fails closed.
+pub const TRUSTED_COMMANDS: &[&str] = &[
+    "trusted_pending",
+    "trusted_decide",
+    "trusted_settings",
+    "trusted_set_api_key",
+    "trusted_clear_api_key",
+    "trusted_fetch_fingerprint",
+    "trusted_pair_node",
+    "trusted_set_grant",
+    "trusted_hide",
+];

@@ -1,0 +1,199 @@
+//! The trusted window's operator settings: the Claude API key and the node password go into the OS keyring (and
+//! are never sent back, only "set" or "not set"), the pairing's URL and accepted fingerprint and the tool grants
+//! go into the config file. Each command checks the caller's label first.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use aiui_core::Secret;
+use aiui_core::secrets::{SecretName, Secrets};
+use aiui_core::tools::{Registry, ToolClass};
+use tauri::{Runtime, State, Webview};
+
+use super::{CommandError, require_trusted};
+use crate::Shell;
+use crate::config::{PairedNode, ShellConfig};
+use crate::ipc::{NodeSettingsView, SettingsView, ToolGrantView};
+use crate::state::{NodeInfo, client_for};
+
+/// How long fetching a certificate or a test login may take.
+const NODE_TIMEOUT: Duration = Duration::from_secs(10);
+
+#[tauri::command]
+pub async fn trusted_settings<R: Runtime>(
+    webview: Webview<R>,
+    shell: State<'_, Shell>,
+) -> Result<SettingsView, CommandError> {
+    require_trusted(&webview)?;
+    Ok(settings_view(&shell).await)
+}
+
+#[tauri::command]
+pub async fn trusted_set_api_key<R: Runtime>(
+    webview: Webview<R>,
+    shell: State<'_, Shell>,
+    key: String,
+) -> Result<SettingsView, CommandError> {
+    require_trusted(&webview)?;
+    let key = key.trim().to_owned();
+    if key.is_empty() {
+        return Err(CommandError::new("invalid", "Paste the API key first."));
+    }
+    if key.chars().any(char::is_whitespace) || key.len() > 512 {
+        return Err(CommandError::new("invalid", "That does not look like an API key (it has spaces or is too long)."));
+    }
+    keyring(&shell.secrets, move |s| s.set(SecretName::AnthropicApiKey, &Secret::new(key))).await?;
+    Ok(settings_view(&shell).await)
+}
+
+#[tauri::command]
+pub async fn trusted_clear_api_key<R: Runtime>(
+    webview: Webview<R>,
+    shell: State<'_, Shell>,
+) -> Result<SettingsView, CommandError> {
+    require_trusted(&webview)?;
+    keyring(&shell.secrets, |s| s.delete(SecretName::AnthropicApiKey)).await?;
+    Ok(settings_view(&shell).await)
+}
+
+/// Connects without trusting and returns the certificate's fingerprint, for the owner to compare with the one
+/// their node shows before accepting it.
+#[tauri::command]
+pub async fn trusted_fetch_fingerprint<R: Runtime>(webview: Webview<R>, url: String) -> Result<String, CommandError> {
+    require_trusted(&webview)?;
+    let url = parse_node_url(&url)?;
+    let fingerprint = aiui_core::node::fetch_fingerprint(&url, NODE_TIMEOUT)
+        .await
+        .map_err(|e| CommandError::new("node", e.to_string()))?;
+    Ok(fingerprint.to_string())
+}
+
+/// Pairs with a node: logs in once with the given password and accepted fingerprint, and only if that works,
+/// stores the password in the keyring and the URL and fingerprint in the config file, and switches to it.
+#[tauri::command]
+pub async fn trusted_pair_node<R: Runtime>(
+    webview: Webview<R>,
+    shell: State<'_, Shell>,
+    url: String,
+    fingerprint: Option<String>,
+    password: String,
+) -> Result<SettingsView, CommandError> {
+    require_trusted(&webview)?;
+    if shell.mode.demo {
+        return Err(CommandError::new(
+            "demo",
+            "The demo is paired with its simulated node; start AIUI without --demo to pair a real one.",
+        ));
+    }
+    let url = parse_node_url(&url)?;
+    let fingerprint = fingerprint.map(|f| f.trim().to_owned()).filter(|f| !f.is_empty());
+    if url.scheme() == "https" && fingerprint.is_none() {
+        return Err(CommandError::new("fingerprint", "Fetch the node's certificate fingerprint and accept it first."));
+    }
+    if password.is_empty() {
+        return Err(CommandError::new("invalid", "Enter the node's password."));
+    }
+    let paired = PairedNode { url: url.to_string(), fingerprint };
+    let client = client_for(&paired, Secret::new(password.clone()))
+        .map_err(|e| CommandError::new("invalid", format!("{e:#}")))?;
+    tokio::time::timeout(NODE_TIMEOUT, client.login())
+        .await
+        .map_err(|_| CommandError::new("node", "The node did not answer the login in time; nothing was saved."))?
+        .map_err(|e| CommandError::new("node", format!("{e}. Nothing was saved.")))?;
+
+    let stored = Secret::new(password.clone());
+    keyring(&shell.secrets, move |s| s.set(SecretName::NodePassword, &stored)).await?;
+    update_config(&shell, |file| file.node = Some(paired.clone()))?;
+    let info = NodeInfo { url: paired.url.clone(), fingerprint: paired.fingerprint.clone(), demo: false };
+    shell.connect(client, info, password).map_err(|e| CommandError::new("internal", format!("{e:#}")))?;
+    Ok(settings_view(&shell).await)
+}
+
+/// Switches one tool on or off for the assistant. Takes effect at the next turn.
+#[tauri::command]
+pub async fn trusted_set_grant<R: Runtime>(
+    webview: Webview<R>,
+    shell: State<'_, Shell>,
+    tool: String,
+    enabled: bool,
+) -> Result<SettingsView, CommandError> {
+    require_trusted(&webview)?;
+    if Registry::node_tools().get(&tool).is_none() {
+        return Err(CommandError::new("invalid", format!("There is no tool named `{tool}`.")));
+    }
+    let disabled = {
+        let mut config = shell.config.write().unwrap_or_else(|p| p.into_inner());
+        if enabled {
+            config.grants.disabled.remove(&tool);
+        } else {
+            config.grants.disabled.insert(tool);
+        }
+        config.grants.disabled.clone()
+    };
+    update_config(&shell, |file| file.disabled_tools = disabled.clone())?;
+    Ok(settings_view(&shell).await)
+}
+
+fn parse_node_url(url: &str) -> Result<url::Url, CommandError> {
+    let url: url::Url = url.trim().parse().map_err(|e| CommandError::new("invalid", format!("Not an address: {e}")))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(CommandError::new(
+            "invalid",
+            "The node's address starts with https:// (or http:// on a trusted LAN).",
+        ));
+    }
+    Ok(url)
+}
+
+fn update_config(shell: &Shell, change: impl FnOnce(&mut ShellConfig)) -> Result<(), CommandError> {
+    let mut file = ShellConfig::load(&shell.data.0).map_err(|e| CommandError::new("config", format!("{e:#}")))?;
+    change(&mut file);
+    file.save(&shell.data.0).map_err(|e| CommandError::new("config", format!("The settings could not be saved: {e}")))
+}
+
+/// Runs a keyring call off the async threads (it is a D-Bus round trip).
+async fn keyring<T: Send + 'static>(
+    secrets: &Arc<Secrets>,
+    call: impl FnOnce(&Secrets) -> Result<T, aiui_core::secrets::SecretsError> + Send + 'static,
+) -> Result<T, CommandError> {
+    let secrets = secrets.clone();
+    tokio::task::spawn_blocking(move || call(&secrets))
+        .await
+        .map_err(|e| CommandError::new("internal", e.to_string()))?
+        .map_err(|e| CommandError::new("keyring", e.to_string()))
+}
+
+async fn settings_view(shell: &Shell) -> SettingsView {
+    let api_key = keyring(&shell.secrets, |s| s.get(SecretName::AnthropicApiKey).map(|v| v.is_some())).await;
+    let password = keyring(&shell.secrets, |s| s.get(SecretName::NodePassword).map(|v| v.is_some())).await;
+    let keyring_error = api_key.as_ref().err().map(|e| e.message.clone());
+    let node = shell.node().map(|n| NodeSettingsView {
+        url: n.url,
+        fingerprint: n.fingerprint,
+        // The demo's password is generated and never stored.
+        password_set: if n.demo { Some(true) } else { password.as_ref().ok().copied() },
+        demo: n.demo,
+    });
+    let disabled = shell.config.read().unwrap_or_else(|p| p.into_inner()).grants.disabled.clone();
+    let tools = Registry::node_tools()
+        .iter()
+        .map(|t| ToolGrantView {
+            name: t.name.to_owned(),
+            class: match t.class {
+                ToolClass::Read => "read",
+                ToolClass::Act => "act",
+                ToolClass::ActHigh => "act-high",
+            },
+            description: t.description.to_owned(),
+            enabled: !disabled.contains(t.name),
+        })
+        .collect();
+    SettingsView {
+        demo: shell.mode.demo,
+        kiosk: shell.mode.kiosk,
+        api_key_set: api_key.ok(),
+        node,
+        tools,
+        keyring_error,
+    }
+}

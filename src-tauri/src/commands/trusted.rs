@@ -1,0 +1,83 @@
+//! The trusted window's confirmation commands. Each checks the caller's label before anything else; a decision
+//! names the request's id *and* the hash of the arguments the owner was shown, and the gate in the core refuses a
+//! stale or different one.
+
+use aiui_core::gate::{DecideError, Decision, Verdict};
+use serde::Deserialize;
+use tauri::{AppHandle, Runtime, State, Webview};
+
+use super::{CommandError, require_trusted};
+use crate::Shell;
+use crate::ipc::PendingView;
+use crate::windows::APPROVE_DELAY;
+
+/// The confirmations waiting for the owner, oldest first.
+#[tauri::command]
+pub fn trusted_pending<R: Runtime>(
+    webview: Webview<R>,
+    shell: State<'_, Shell>,
+) -> Result<Vec<PendingView>, CommandError> {
+    require_trusted(&webview)?;
+    Ok(shell.gate.pending().into_iter().map(PendingView::from).collect())
+}
+
+/// The owner's answer, as the trusted window sends it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Answer {
+    Approve,
+    Deny,
+}
+
+/// Answers one pending confirmation. Returns the verdict (`allowed` or `denied`).
+#[tauri::command]
+pub fn trusted_decide<R: Runtime>(
+    webview: Webview<R>,
+    shell: State<'_, Shell>,
+    id: String,
+    arguments_hash: String,
+    answer: Answer,
+) -> Result<&'static str, CommandError> {
+    require_trusted(&webview)?;
+    let decision = match answer {
+        Answer::Approve => {
+            // The window's own delay is the owner's protection against a click meant for something else; this
+            // is the same rule where a script cannot skip it.
+            let shown = *shell.trusted_shown_at.lock().unwrap_or_else(|p| p.into_inner());
+            if shown.is_none_or(|at| at.elapsed() < APPROVE_DELAY) {
+                return Err(CommandError::new(
+                    "too_soon",
+                    "The confirmation was only just shown. Read it, then approve again.",
+                ));
+            }
+            Decision::AllowOnce
+        }
+        Answer::Deny => Decision::Deny,
+    };
+    match shell.gate.decide(&id, &arguments_hash, decision) {
+        Ok(Verdict::Allowed) => Ok("allowed"),
+        Ok(Verdict::Denied) => Ok("denied"),
+        Ok(Verdict::Expired) | Err(DecideError::Expired) => {
+            Err(CommandError::new("expired", "This confirmation has expired; nothing was done."))
+        }
+        Err(DecideError::Unknown) => Err(CommandError::new(
+            "unknown",
+            "This confirmation is no longer pending (it was answered, expired, or never existed).",
+        )),
+        Err(DecideError::Mismatch) => Err(CommandError::new(
+            "mismatch",
+            "The request changed since it was shown; nothing was decided. Look at it again.",
+        )),
+        Err(DecideError::Audit(e)) => Err(CommandError::new(
+            "audit",
+            format!("The decision could not be recorded in the audit log, so it was not taken: {e}"),
+        )),
+    }
+}
+
+/// Hides the trusted window (after a decision, or when the owner closes the settings).
+#[tauri::command]
+pub fn trusted_hide<R: Runtime>(webview: Webview<R>, app: AppHandle<R>) -> Result<(), CommandError> {
+    require_trusted(&webview)?;
+    crate::windows::hide_trusted(&app).map_err(|e| CommandError::new("window", e.to_string()))
+}

@@ -1,0 +1,56 @@
+//! The shell's config file, `<data dir>/aiui.json`: the paired node (URL and accepted fingerprint) and the tool
+//! grants. Nothing secret is ever written here: the node password and API keys live only in the OS keyring.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// The file's name inside the data dir.
+pub const FILE_NAME: &str = "aiui.json";
+
+/// The node the owner paired with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairedNode {
+    pub url: String,
+    /// The SHA-256 certificate fingerprint the owner accepted (https nodes).
+    #[serde(default)]
+    pub fingerprint: Option<String>,
+}
+
+/// What is persisted. Unknown fields are ignored, so an older AIUI can read a newer file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShellConfig {
+    #[serde(default)]
+    pub node: Option<PairedNode>,
+    /// Tools the owner switched off.
+    #[serde(default)]
+    pub disabled_tools: BTreeSet<String>,
+}
+
+pub fn path(data_dir: &Path) -> PathBuf {
+    data_dir.join(FILE_NAME)
+}
+
+impl ShellConfig {
+    /// Reads the file; a missing file is the default config. A damaged one is an error, not silently reset: it
+    /// holds the accepted fingerprint.
+    pub fn load(data_dir: &Path) -> anyhow::Result<Self> {
+        let file = path(data_dir);
+        match std::fs::read_to_string(&file) {
+            Ok(text) => serde_json::from_str(&text)
+                .map_err(|e| anyhow::anyhow!("{} is not a valid AIUI config ({e}); fix or remove it", file.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(e) => Err(anyhow::anyhow!("reading {}: {e}", file.display())),
+        }
+    }
+
+    /// Writes the file atomically (a temp file renamed over it).
+    pub fn save(&self, data_dir: &Path) -> std::io::Result<()> {
+        let file = path(data_dir);
+        let temp = data_dir.join(format!(".{FILE_NAME}.tmp"));
+        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
+        std::fs::write(&temp, text)?;
+        std::fs::rename(&temp, &file)
+    }
+}

@@ -1,0 +1,247 @@
+//! The shell's state: one gate, one store and one operator config for the process, and the agent for the paired
+//! node (rebuilt when the owner pairs again in the trusted window).
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use aiui_core::Secret;
+use aiui_core::agent::{Agent, OperatorConfig};
+use aiui_core::backends::chain::{Chain, Leg};
+use aiui_core::backends::claude::{Claude, ClaudeConfig};
+use aiui_core::backends::ollama::{Ollama, OllamaConfig};
+use aiui_core::egress::KnownSecret;
+use aiui_core::gate::{AuditLog, Gate};
+use aiui_core::net::Fingerprint;
+use aiui_core::node::{Credentials, NodeClient, NodeConfig};
+use aiui_core::paths::{DataDir, default_data_dir};
+use aiui_core::secrets::{SecretName, Secrets};
+use aiui_core::store::Store;
+use anyhow::Context;
+
+use crate::cli::Cli;
+use crate::config::{PairedNode, ShellConfig};
+use crate::demo::DemoNode;
+
+/// How long the owner has to answer a confirmation.
+pub const CONFIRM_TTL: Duration = Duration::from_secs(120);
+
+/// How the app was started.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Mode {
+    pub demo: bool,
+    pub kiosk: bool,
+}
+
+/// Where the legs are, so the chain can be rebuilt when the node changes.
+#[derive(Debug, Clone)]
+pub struct LegOptions {
+    pub ollama: url::Url,
+    pub ollama_model: Option<String>,
+    pub claude_url: url::Url,
+}
+
+impl Default for LegOptions {
+    fn default() -> Self {
+        Self { ollama: OllamaConfig::default().url, ollama_model: None, claude_url: ClaudeConfig::default().base_url }
+    }
+}
+
+/// The node the agent talks to, as the windows may know it (no secret).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeInfo {
+    pub url: String,
+    pub fingerprint: Option<String>,
+    pub demo: bool,
+}
+
+/// Everything the commands share.
+pub struct Shell {
+    pub mode: Mode,
+    pub data: DataDir,
+    pub secrets: Arc<Secrets>,
+    pub gate: Arc<Gate>,
+    pub store: Arc<Store>,
+    pub config: Arc<RwLock<OperatorConfig>>,
+    legs: LegOptions,
+    agent: RwLock<Option<Arc<Agent>>>,
+    node: RwLock<Option<NodeInfo>>,
+    /// Why there is no agent, for the chat window's panel.
+    unpaired_reason: RwLock<String>,
+    demo: Mutex<Option<DemoNode>>,
+    busy: Arc<AtomicBool>,
+    /// When the trusted window was last put in front of the owner; an approval sooner than
+    /// [`crate::windows::APPROVE_DELAY`] after it is refused.
+    pub(crate) trusted_shown_at: Mutex<Option<Instant>>,
+}
+
+impl std::fmt::Debug for Shell {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shell").field("mode", &self.mode).field("data", &self.data).finish_non_exhaustive()
+    }
+}
+
+/// Builds the shell from the command line: the demo node, or the paired node from the config file.
+pub async fn start(cli: &Cli) -> anyhow::Result<Shell> {
+    let base = match &cli.data_dir {
+        Some(dir) => dir.clone(),
+        None => default_data_dir().context("no data dir: set AIUI_DATA_DIR or pass --data-dir")?,
+    };
+    // The demo keeps its conversations and audit log apart, so they never mix with a real node's.
+    let dir: PathBuf = if cli.demo { base.join("demo") } else { base };
+    let mode = Mode { demo: cli.demo, kiosk: cli.kiosk };
+    let legs = LegOptions {
+        ollama: cli.ollama.clone(),
+        ollama_model: cli.ollama_model.clone(),
+        claude_url: cli.claude_url.clone(),
+    };
+    let shell = Shell::open(mode, DataDir(dir), Arc::new(Secrets::os_keyring()), legs)?;
+    if cli.demo {
+        let demo = crate::demo::start_node().await?;
+        let url: url::Url = demo.node.url().parse().context("the demo node's address")?;
+        let info = NodeInfo { url: url.to_string(), fingerprint: Some(demo.pin.to_string()), demo: true };
+        let client = NodeClient::new(
+            NodeConfig::new(url).with_pin(demo.pin),
+            Credentials { password: Secret::new(demo.password.clone()), totp: None },
+        )?;
+        let password = demo.password.clone();
+        *shell.demo.lock().unwrap_or_else(|p| p.into_inner()) = Some(demo);
+        shell.connect(client, info, password)?;
+    } else {
+        shell.connect_paired().await;
+    }
+    Ok(shell)
+}
+
+impl Shell {
+    /// Opens the data dir (conversations, audit log, config) without a node.
+    pub fn open(mode: Mode, data: DataDir, secrets: Arc<Secrets>, legs: LegOptions) -> anyhow::Result<Self> {
+        std::fs::create_dir_all(&data.0).with_context(|| format!("creating the data dir {}", data.0.display()))?;
+        let file = ShellConfig::load(&data.0)?;
+        let gate = Arc::new(Gate::new(AuditLog::open(&data.audit_log())?, CONFIRM_TTL));
+        let store = Arc::new(Store::open(&data.conversations())?);
+        let mut operator = OperatorConfig::default();
+        operator.grants.disabled = file.disabled_tools.clone();
+        Ok(Self {
+            mode,
+            data,
+            secrets,
+            gate,
+            store,
+            config: Arc::new(RwLock::new(operator)),
+            legs,
+            agent: RwLock::new(None),
+            node: RwLock::new(None),
+            unpaired_reason: RwLock::new(
+                "No node is paired yet. Open Settings to pair this app with your node.".into(),
+            ),
+            demo: Mutex::new(None),
+            busy: Arc::new(AtomicBool::new(false)),
+            trusted_shown_at: Mutex::new(None),
+        })
+    }
+
+    /// Connects to the node in the config file, with its password from the keyring. A failure leaves the shell
+    /// unpaired with a reason the chat window shows.
+    pub async fn connect_paired(&self) {
+        let file = match ShellConfig::load(&self.data.0) {
+            Ok(file) => file,
+            Err(e) => return self.set_unpaired(e.to_string()),
+        };
+        let Some(paired) = file.node else { return };
+        let secrets = self.secrets.clone();
+        let password = tokio::task::spawn_blocking(move || secrets.get(SecretName::NodePassword)).await;
+        let password = match password {
+            Ok(Ok(Some(password))) => password,
+            Ok(Ok(None)) => {
+                return self.set_unpaired(format!(
+                    "The node {} is paired, but its password is not in the keyring. Pair it again in Settings.",
+                    paired.url
+                ));
+            }
+            Ok(Err(e)) => return self.set_unpaired(format!("The node password could not be read: {e}.")),
+            Err(e) => return self.set_unpaired(format!("The node password could not be read: {e}.")),
+        };
+        match client_for(&paired, password.clone()) {
+            Ok(client) => {
+                let info = NodeInfo { url: paired.url.clone(), fingerprint: paired.fingerprint.clone(), demo: false };
+                if let Err(e) = self.connect(client, info, password.expose().clone()) {
+                    self.set_unpaired(format!("{e:#}"));
+                }
+            }
+            Err(e) => self.set_unpaired(format!("The paired node {} cannot be used: {e}", paired.url)),
+        }
+    }
+
+    /// Makes `client` the node the assistant works on.
+    pub fn connect(&self, client: NodeClient, info: NodeInfo, password: String) -> anyhow::Result<()> {
+        let chain = Chain::new(vec![
+            Leg::Local(Ollama::new(OllamaConfig {
+                url: self.legs.ollama.clone(),
+                model: self.legs.ollama_model.clone(),
+                ..OllamaConfig::default()
+            })?),
+            Leg::Claude(Claude::new(
+                ClaudeConfig { base_url: self.legs.claude_url.clone(), ..ClaudeConfig::default() },
+                self.secrets.clone(),
+            )?),
+        ]);
+        let known = vec![KnownSecret::new("node-password", password)];
+        let agent =
+            Agent::new(Arc::new(client), chain, self.gate.clone(), self.store.clone(), self.config.clone(), known);
+        *self.agent.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(agent));
+        *self.node.write().unwrap_or_else(|p| p.into_inner()) = Some(info);
+        Ok(())
+    }
+
+    fn set_unpaired(&self, reason: String) {
+        tracing::warn!(%reason, "no node");
+        *self.unpaired_reason.write().unwrap_or_else(|p| p.into_inner()) = reason;
+    }
+
+    pub fn agent(&self) -> Option<Arc<Agent>> {
+        self.agent.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    pub fn node(&self) -> Option<NodeInfo> {
+        self.node.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    pub fn unpaired_reason(&self) -> String {
+        self.unpaired_reason.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Takes the one turn slot; `None` while another turn runs.
+    pub fn begin_turn(&self) -> Option<TurnSlot> {
+        self.busy.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).ok()?;
+        Some(TurnSlot(self.busy.clone()))
+    }
+
+    /// Stops the demo node, if any, at exit.
+    pub fn shutdown(&self) {
+        if let Some(demo) = self.demo.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            tauri::async_runtime::block_on(demo.node.shutdown());
+        }
+    }
+}
+
+/// Held while a turn runs; frees the slot when dropped.
+pub struct TurnSlot(Arc<AtomicBool>);
+
+impl Drop for TurnSlot {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}
+
+/// A node client for a paired node: https needs the accepted fingerprint.
+pub fn client_for(paired: &PairedNode, password: Secret<String>) -> anyhow::Result<NodeClient> {
+    let url: url::Url = paired.url.parse().context("the node address")?;
+    let mut config = NodeConfig::new(url);
+    if let Some(fingerprint) = &paired.fingerprint {
+        let pin: Fingerprint = fingerprint.parse().map_err(|e| anyhow::anyhow!("the accepted fingerprint: {e}"))?;
+        config = config.with_pin(pin);
+    }
+    Ok(NodeClient::new(config, Credentials { password, totp: None })?)
+}

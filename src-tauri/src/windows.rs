@@ -1,0 +1,142 @@
+//! The two windows: created from `tauri.conf.json`, each pinned to its own page, and the trusted one brought to
+//! the front whenever the gate opens a confirmation.
+
+use std::time::{Duration, Instant};
+
+use tauri::{AppHandle, Emitter, Manager, Runtime, WebviewWindowBuilder, Window, WindowEvent};
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::{MAIN, Shell, TRUSTED};
+
+/// An approval sooner than this after the trusted window was put in front of the owner is refused (in Rust, and
+/// the window keeps Approve disabled as long).
+pub const APPROVE_DELAY: Duration = Duration::from_millis(900);
+
+/// The content-free nudge the trusted window gets when a confirmation opens; it then asks Rust what is pending.
+pub const PENDING_EVENT: &str = "aiui:pending";
+
+/// Creates both windows from the config, with kiosk options when asked. The trusted window starts hidden.
+pub fn create<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<()> {
+    let mode = app.state::<Shell>().mode;
+    for config in app.config().app.windows.clone() {
+        let page = match config.label.as_str() {
+            MAIN => "index.html",
+            TRUSTED => "trusted.html",
+            other => {
+                tracing::warn!(label = other, "ignoring an unknown window in the config");
+                continue;
+            }
+        };
+        let mut builder = WebviewWindowBuilder::from_config(app, &config)?
+            // Each window stays on its own page: the chat window cannot become the trusted page, and neither can
+            // be navigated away to a remote origin.
+            .on_navigation(move |url| is_own_page(url, page));
+        if mode.kiosk {
+            builder = builder.fullscreen(true).decorations(false).devtools(false);
+        }
+        let window = builder.build()?;
+        if mode.kiosk {
+            cover_monitor(&window)?;
+        }
+    }
+    Ok(())
+}
+
+/// Full screen is a request to the window manager; a bare kiosk X server has none, so the window is also sized to
+/// its monitor.
+fn cover_monitor<R: Runtime>(window: &tauri::WebviewWindow<R>) -> tauri::Result<()> {
+    if let Some(monitor) = window.current_monitor()? {
+        window.set_position(*monitor.position())?;
+        window.set_size(*monitor.size())?;
+    }
+    Ok(())
+}
+
+/// Whether `url` is this app's `page` (as served by Tauri's asset protocol on each platform).
+pub fn is_own_page(url: &url::Url, page: &str) -> bool {
+    let app_origin = matches!(
+        (url.scheme(), url.host_str()),
+        ("tauri", Some("localhost")) | ("http" | "https", Some("tauri.localhost"))
+    );
+    let path = url.path().trim_start_matches('/');
+    app_origin && (path == page || (page == "index.html" && path.is_empty()))
+}
+
+/// Keeps the trusted window alive when the owner closes it: it is hidden, so the next confirmation can show it.
+pub fn on_window_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
+    if window.label() == TRUSTED
+        && let WindowEvent::CloseRequested { api, .. } = event
+    {
+        api.prevent_close();
+        if let Err(e) = hide_trusted(window.app_handle()) {
+            tracing::warn!(error = %e, "could not hide the trusted window");
+        }
+    }
+}
+
+/// Shows the trusted window on top and focused (full screen in kiosk mode). `confirmation` says a confirmation
+/// has just opened: its Approve delay starts now, and the window is nudged to fetch it.
+pub fn show_trusted<R: Runtime>(app: &AppHandle<R>, confirmation: bool) -> tauri::Result<()> {
+    let Some(window) = app.get_webview_window(TRUSTED) else { return Ok(()) };
+    let shell = app.state::<Shell>();
+    let was_visible = window.is_visible().unwrap_or(false);
+    if confirmation || !was_visible {
+        *shell.trusted_shown_at.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
+    }
+    if shell.mode.kiosk {
+        window.set_fullscreen(true)?;
+        cover_monitor(&window)?;
+    }
+    window.show()?;
+    window.unminimize()?;
+    window.set_always_on_top(true)?;
+    window.set_focus()?;
+    if confirmation {
+        app.emit_to(TRUSTED, PENDING_EVENT, ())?;
+    }
+    Ok(())
+}
+
+pub fn hide_trusted<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<()> {
+    let Some(window) = app.get_webview_window(TRUSTED) else { return Ok(()) };
+    *app.state::<Shell>().trusted_shown_at.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    window.set_always_on_top(false)?;
+    window.hide()
+}
+
+/// Brings the trusted window forward for every confirmation the gate opens.
+pub fn watch_gate<R: Runtime>(app: &AppHandle<R>) {
+    let mut opened = app.state::<Shell>().gate.subscribe();
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        // A lagged receiver still means a confirmation opened; only a closed gate ends the watch.
+        while let Ok(_) | Err(RecvError::Lagged(_)) = opened.recv().await {
+            if let Err(e) = show_trusted(&app, true) {
+                tracing::error!(error = %e, "could not show the trusted window for a confirmation");
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check(url: &str, page: &str, expect: bool) {
+        assert_eq!(is_own_page(&url.parse().unwrap(), page), expect, "{url} as {page}");
+    }
+
+    #[test]
+    fn each_window_stays_on_its_own_page() {
+        check("tauri://localhost/", "index.html", true);
+        check("tauri://localhost/index.html", "index.html", true);
+        check("http://tauri.localhost/index.html", "index.html", true);
+        check("tauri://localhost/trusted.html", "index.html", false);
+        check("tauri://localhost/trusted.html", "trusted.html", true);
+        check("tauri://localhost/", "trusted.html", false);
+        check("tauri://localhost/index.html", "trusted.html", false);
+        check("https://example.com/trusted.html", "trusted.html", false);
+        check("tauri://evil/trusted.html", "trusted.html", false);
+    }
+}

@@ -1,0 +1,193 @@
+//! The window boundary over the real capability files: every trusted command is refused from the chat window and
+//! allowed from the trusted window; the chat window's commands are refused from the trusted window; a command not
+//! in the list is refused everywhere; and a capability that wrongly grants a trusted command to the chat window
+//! still fails closed on the Rust label check. The commands come from `commands/names.rs`, the list `build.rs`
+//! declares, so a new command cannot be added without a row here.
+
+use std::sync::Arc;
+
+use aiui::{LegOptions, MAIN_COMMANDS, Mode, Shell, TRUSTED_COMMANDS};
+use aiui_core::paths::DataDir;
+use aiui_core::secrets::{SecretName, Secrets};
+use serde_json::{Value, json};
+use tauri::ipc::{CallbackFn, CapabilityBuilder, InvokeBody};
+use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder};
+use tauri::webview::InvokeRequest;
+use tauri::{App, Manager, WebviewWindow};
+
+/// Arguments that let each command run to a real answer (or a real refusal of its own).
+fn arguments(command: &str) -> Value {
+    match command {
+        "app_info" | "conversations_list" | "node_packages" | "request_trusted_window" => json!({}),
+        "conversation_load" => json!({ "id": "00000000000000000000000000000000" }),
+        "chat_send" => json!({ "conversation": null, "text": "restart lnd", "onEvent": "__CHANNEL__:1" }),
+        "trusted_pending" | "trusted_settings" | "trusted_clear_api_key" | "trusted_hide" => json!({}),
+        "trusted_decide" => json!({ "id": "feed", "argumentsHash": "beef", "answer": "approve" }),
+        "trusted_set_api_key" => json!({ "key": "sk-ant-api03-acl-test" }),
+        "trusted_fetch_fingerprint" => json!({ "url": "http://127.0.0.1:9/" }),
+        "trusted_pair_node" => json!({ "url": "http://127.0.0.1:9/", "fingerprint": null, "password": "acl-test-pw" }),
+        "trusted_set_grant" => json!({ "tool": "package_restart", "enabled": false }),
+        other => panic!("`{other}` is in commands/names.rs but has no row in the ACL test's argument table"),
+    }
+}
+
+struct Harness {
+    app: App<MockRuntime>,
+    _dir: tempfile::TempDir,
+}
+
+fn harness() -> Harness {
+    let dir = tempfile::tempdir().unwrap();
+    let shell = Shell::open(
+        Mode::default(),
+        DataDir(dir.path().to_path_buf()),
+        Arc::new(Secrets::in_memory()),
+        LegOptions::default(),
+    )
+    .unwrap();
+    let app = aiui::app(mock_builder()).manage(shell).build(aiui::context()).unwrap();
+    // `setup` runs only when the event loop starts; the windows are what these tests need of it.
+    aiui::windows::create(app.handle()).unwrap();
+    Harness { app, _dir: dir }
+}
+
+impl Harness {
+    fn window(&self, label: &str) -> WebviewWindow<MockRuntime> {
+        self.app.get_webview_window(label).unwrap_or_else(|| panic!("no `{label}` window"))
+    }
+
+    fn invoke(&self, label: &str, command: &str) -> Result<Value, Value> {
+        let request = InvokeRequest {
+            cmd: command.into(),
+            callback: CallbackFn(0),
+            error: CallbackFn(1),
+            url: "tauri://localhost".parse().unwrap(),
+            body: InvokeBody::Json(arguments(command)),
+            headers: Default::default(),
+            invoke_key: INVOKE_KEY.to_string(),
+        };
+        get_ipc_response(&self.window(label), request).map(|body| body.deserialize::<Value>().unwrap())
+    }
+
+    fn shell(&self) -> tauri::State<'_, Shell> {
+        self.app.state::<Shell>()
+    }
+}
+
+/// The ACL refused the call before any command code ran.
+fn refused_by_acl(result: &Result<Value, Value>) -> bool {
+    matches!(result, Err(Value::String(message)) if message.contains("not allowed"))
+}
+
+/// The command itself ran: it answered, or refused with its own `CommandError`.
+fn reached(result: &Result<Value, Value>) -> bool {
+    match result {
+        Ok(_) => true,
+        Err(Value::Object(error)) => error.get("code").is_some_and(Value::is_string),
+        Err(_) => false,
+    }
+}
+
+#[test]
+fn the_command_lists_are_disjoint_and_named_in_the_right_capability_only() {
+    let main_cap = include_str!("../capabilities/main.json");
+    let trusted_cap = include_str!("../capabilities/trusted.json");
+    assert!(!TRUSTED_COMMANDS.is_empty() && !MAIN_COMMANDS.is_empty());
+    for command in TRUSTED_COMMANDS {
+        assert!(!MAIN_COMMANDS.contains(command), "`{command}` is in both lists");
+        assert!(command.starts_with("trusted_"), "trusted command `{command}` should be named trusted_*");
+        let permission = format!("\"allow-{}\"", command.replace('_', "-"));
+        assert!(trusted_cap.contains(&permission), "trusted.json does not allow `{command}`");
+        assert!(!main_cap.contains(&permission), "main.json must never name the trusted command `{command}`");
+    }
+    for command in MAIN_COMMANDS {
+        let permission = format!("\"allow-{}\"", command.replace('_', "-"));
+        assert!(main_cap.contains(&permission), "main.json does not allow `{command}`");
+        assert!(!trusted_cap.contains(&permission), "trusted.json should not need the chat command `{command}`");
+    }
+    // The chat window gets no core permission that could reach another window (emit_to, window handles).
+    assert!(!main_cap.contains("core:"), "main.json must not grant any core:* permission");
+}
+
+#[test]
+fn every_trusted_command_is_refused_from_main_and_allowed_from_trusted() {
+    let h = harness();
+    for command in TRUSTED_COMMANDS {
+        let from_main = h.invoke("main", command);
+        assert!(refused_by_acl(&from_main), "`{command}` from main was not refused by the ACL: {from_main:?}");
+    }
+    // Nothing the refused calls asked for happened.
+    assert_eq!(h.shell().secrets.get(SecretName::AnthropicApiKey).unwrap(), None);
+    assert_eq!(h.shell().secrets.get(SecretName::NodePassword).unwrap(), None);
+    assert!(h.shell().config.read().unwrap().grants.disabled.is_empty());
+    assert!(!h.shell().data.0.join(aiui::config::FILE_NAME).exists());
+
+    for command in TRUSTED_COMMANDS {
+        let from_trusted = h.invoke("trusted", command);
+        assert!(reached(&from_trusted), "`{command}` from trusted did not reach the command: {from_trusted:?}");
+    }
+    // And from the trusted window, the same calls take effect (the list also clears the key, so set it last).
+    assert!(reached(&h.invoke("trusted", "trusted_set_api_key")));
+    assert!(h.shell().secrets.get(SecretName::AnthropicApiKey).unwrap().is_some());
+    assert!(h.shell().config.read().unwrap().grants.disabled.contains("package_restart"));
+}
+
+#[test]
+fn chat_commands_are_allowed_from_main_and_refused_from_trusted() {
+    let h = harness();
+    for command in MAIN_COMMANDS {
+        let from_main = h.invoke("main", command);
+        assert!(reached(&from_main), "`{command}` from main did not reach the command: {from_main:?}");
+        let from_trusted = h.invoke("trusted", command);
+        assert!(refused_by_acl(&from_trusted), "`{command}` from trusted was not refused: {from_trusted:?}");
+    }
+}
+
+#[test]
+fn core_commands_that_reach_other_windows_and_unlisted_commands_are_refused() {
+    let h = harness();
+    let core = [
+        "plugin:event|emit_to",
+        "plugin:event|emit",
+        "plugin:window|set_focus",
+        "plugin:window|show",
+        "plugin:webview|create_webview_window",
+        "plugin:webview|get_all_webviews",
+    ];
+    for label in ["main", "trusted"] {
+        for command in core.iter().chain(&["trusted_backdoor", "decide"]) {
+            let request = InvokeRequest {
+                cmd: (*command).into(),
+                callback: CallbackFn(0),
+                error: CallbackFn(1),
+                url: "tauri://localhost".parse().unwrap(),
+                body: InvokeBody::Json(
+                    json!({ "target": { "kind": "WebviewWindow", "label": "trusted" }, "event": "aiui:pending", "label": "trusted" }),
+                ),
+                headers: Default::default(),
+                invoke_key: INVOKE_KEY.to_string(),
+            };
+            let result = get_ipc_response(&h.window(label), request).map(|b| b.deserialize::<Value>().unwrap());
+            assert!(result.is_err(), "{command} from {label} was not refused: {result:?}");
+            if core.contains(command) {
+                assert!(refused_by_acl(&result), "{command} from {label}: {result:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_capability_that_wrongly_grants_a_trusted_command_to_main_still_fails_closed() {
+    let h = harness();
+    let mut oops = CapabilityBuilder::new("misconfigured").window("main");
+    for command in TRUSTED_COMMANDS {
+        oops = oops.permission(format!("allow-{}", command.replace('_', "-")));
+    }
+    h.app.add_capability(oops).unwrap();
+    for command in TRUSTED_COMMANDS {
+        let result = h.invoke("main", command);
+        let code = result.as_ref().err().and_then(|e| e.get("code")).and_then(Value::as_str);
+        assert_eq!(code, Some("not_trusted"), "`{command}` from main under a wrong capability: {result:?}");
+    }
+    assert_eq!(h.shell().secrets.get(SecretName::AnthropicApiKey).unwrap(), None);
+}

@@ -1,0 +1,260 @@
+// The real-window test, driven over WebDriver (tauri-driver -> WebKitWebDriver) with nothing but Node's fetch.
+//
+// 1. A scripted local model (an HTTP server speaking Ollama's /api/tags, /api/show and /api/chat, replaying
+//    fixtures/ollama) answers "what is running?" with a package list, then proposes `package_restart {id: lnd}`.
+// 2. While that confirmation is pending, JavaScript in the chat window tries every way across: trusted commands
+//    (even with the real id and hash), emit/emit_to the trusted window, window.open, BroadcastChannel and
+//    localStorage, core window commands, and navigating itself to the trusted page. None may resolve the
+//    confirmation, change a setting, or restart lnd.
+// 3. The owner approves in the trusted window (a real click, once Approve unlocks), and the devnode's lnd goes
+//    restarting -> running, seen from the chat window.
+// Screenshots of both windows go to target/gui-screenshots/. Every failure throws; the exit code says so.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const driver = process.env.WEBDRIVER_URL || 'http://127.0.0.1:4444';
+const binary = process.env.AIUI_BINARY || path.join(root, 'target/debug/aiui');
+const shots = process.env.AIUI_SCREENSHOTS || path.join(root, 'target/gui-screenshots');
+const dataDir = process.env.AIUI_GUI_DATA || fs.mkdtempSync('/tmp/aiui-gui-');
+const started = Date.now();
+
+const log = (...args) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s]`, ...args);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+function check(condition, message) {
+  if (!condition) throw new Error(`FAILED: ${message}`);
+}
+const fixture = (name) => fs.readFileSync(path.join(root, 'fixtures/ollama', name), 'utf8');
+
+// ---- the scripted local model ----
+const chatReplies = ['chat_call_package_list.json', 'chat_answer_packages.json', 'chat_call_restart_lnd.json', 'chat_answer_restarted.json'];
+const received = [];
+const ollama = http.createServer((req, res) => {
+  let body = '';
+  req.on('data', (chunk) => { body += chunk; });
+  req.on('end', () => {
+    const reply = (status, text) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(text);
+    };
+    if (req.method === 'GET' && req.url === '/api/tags') return reply(200, fixture('tags.json'));
+    if (req.method === 'GET' && req.url === '/api/version') return reply(200, '{"version":"0.12.3"}');
+    if (req.method === 'POST' && req.url === '/api/show') return reply(200, fixture('show_tools.json'));
+    if (req.method === 'POST' && req.url === '/api/chat') {
+      received.push(JSON.parse(body));
+      const next = chatReplies.shift();
+      return next ? reply(200, fixture(next)) : reply(500, '{"error":"the test script has no more replies"}');
+    }
+    reply(404, '{"error":"not found"}');
+  });
+});
+await new Promise((resolve) => ollama.listen(0, '127.0.0.1', resolve));
+const ollamaUrl = `http://127.0.0.1:${ollama.address().port}/`;
+log('scripted Ollama at', ollamaUrl);
+
+// ---- a minimal W3C WebDriver client ----
+async function wd(method, route, body) {
+  const response = await fetch(`${driver}${route}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(`WebDriver ${method} ${route}: ${response.status} ${JSON.stringify(json.value || json)}`);
+  return json.value;
+}
+
+const session = await wd('POST', '/session', {
+  capabilities: { alwaysMatch: { 'tauri:options': { application: binary, args: ['--demo', '--data-dir', dataDir, '--ollama', ollamaUrl] } } },
+});
+const sid = session.sessionId;
+const s = (route) => `/session/${sid}${route}`;
+log('session', sid);
+
+async function run(script, ...args) {
+  return wd('POST', s('/execute/async'), { script, args });
+}
+// An async script body: `args` holds the arguments, `done` ends it.
+const wrap = (body) => `const done = arguments[arguments.length - 1]; const args = Array.from(arguments).slice(0, -1);
+  (async () => { ${body} })().then(done, (e) => done({ scriptError: String(e && (e.message || e)) }));`;
+
+async function windowsByLabel() {
+  const labels = {};
+  for (const handle of await wd('GET', s('/window/handles'))) {
+    await wd('POST', s('/window'), { handle });
+    const label = await run(wrap('return window.__TAURI_INTERNALS__.metadata.currentWindow.label;'));
+    labels[label] = handle;
+  }
+  return labels;
+}
+
+async function until(what, probe, timeoutMs = 20000, everyMs = 100) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`FAILED: timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+async function screenshot(name) {
+  fs.mkdirSync(shots, { recursive: true });
+  const png = await wd('GET', s('/screenshot'));
+  const file = path.join(shots, name);
+  fs.writeFileSync(file, Buffer.from(png, 'base64'));
+  log('screenshot', file);
+}
+
+const invokeIn = (command, args = {}) => run(wrap(`
+  try { return { ok: await window.__TAURI__.core.invoke(args[0], args[1]) }; }
+  catch (e) { return { err: e }; }`), command, args);
+
+let failure = null;
+try {
+  let win = await until('both windows', async () => {
+    const labels = await windowsByLabel();
+    return labels.main && labels.trusted ? labels : null;
+  });
+  const focus = (label) => wd('POST', s('/window'), { handle: win[label] });
+
+  // ---- a read turn: surfaces and the backend badge ----
+  await focus('main');
+  await until('the chat page', () => run(wrap(`return document.readyState === 'complete' && !!document.getElementById('composer-input');`)));
+  async function ask(text) {
+    await run(wrap(`const input = document.getElementById('composer-input'); input.value = args[0];
+      document.getElementById('composer').requestSubmit(); return true;`), text);
+  }
+  await ask('What is running on my node?');
+  await until('the package answer', () => run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].some((m) => m.textContent.includes('Five apps are running'));`)));
+  const badge = await run(wrap(`const b = document.querySelector('#messages .badge'); return b && b.textContent;`));
+  check(badge === 'local qwen2.5:7b', `the answer's badge names the local model (got ${badge})`);
+  check(await run(wrap(`return document.querySelectorAll('#messages .card').length >= 1;`)), 'the package list is drawn as a card');
+  await until('the turn to end', () => run(wrap(`return !document.getElementById('send').disabled;`)));
+
+  // ---- a confirmation opens ----
+  await ask('Restart lnd, please.');
+  await focus('trusted');
+  const pending = await until('the pending confirmation', async () => {
+    const r = await invokeIn('trusted_pending');
+    return r.ok && r.ok.length === 1 ? r.ok[0] : null;
+  });
+  log('pending:', pending.summary, pending.rpc_method, JSON.stringify(pending.arguments));
+  // As soon as the window draws it: Approve locked, Deny focused.
+  const firstLook = await until('the confirmation on screen', () => run(wrap(`
+    if (document.getElementById('confirm').hidden) return null;
+    return { approveDisabled: document.getElementById('approve').disabled, denyFocused: document.activeElement === document.getElementById('deny') };`)), 5000, 20);
+  check(firstLook.approveDisabled && firstLook.denyFocused, `Approve starts disabled and Deny has the focus (${JSON.stringify(firstLook)})`);
+  check(pending.tool === 'package_restart', 'the pending tool is package_restart');
+  check(JSON.stringify(pending.arguments) === JSON.stringify([['id', 'lnd']]), 'the validated arguments are id=lnd');
+  const settingsBefore = (await invokeIn('trusted_settings')).ok;
+  check(settingsBefore && settingsBefore.api_key_set === false, 'no API key is set at the start');
+
+  // ---- the chat window tries every way across ----
+  await focus('main');
+  const attack = await run(wrap(`
+    const [id, hash] = args;
+    const T = window.__TAURI__;
+    const out = {};
+    const attempt = async (name, fn) => {
+      try { out[name] = { resolved: await fn() }; } catch (e) { out[name] = { rejected: String(e && (e.message || JSON.stringify(e)) || e) }; }
+    };
+    const trusted = {
+      trusted_decide: { id, argumentsHash: hash, answer: 'approve' },
+      trusted_pending: {},
+      trusted_settings: {},
+      trusted_set_api_key: { key: 'sk-ant-api03-FROM-THE-CHAT-WINDOW' },
+      trusted_clear_api_key: {},
+      trusted_pair_node: { url: 'http://127.0.0.1:9/', fingerprint: null, password: 'x' },
+      trusted_set_grant: { tool: 'package_restart', enabled: false },
+      trusted_fetch_fingerprint: { url: 'https://127.0.0.1:9/' },
+      trusted_hide: {},
+    };
+    for (const [command, a] of Object.entries(trusted)) {
+      await attempt('invoke ' + command, () => T.core.invoke(command, a));
+      await attempt('internals ' + command, () => window.__TAURI_INTERNALS__.invoke(command, a));
+    }
+    await attempt('emit_to trusted', () => T.event.emitTo('trusted', 'aiui:pending', { approve: id, hash }));
+    await attempt('emit', () => T.event.emit('aiui:pending', { approve: id, hash }));
+    await attempt('window set_focus', () => window.__TAURI_INTERNALS__.invoke('plugin:window|set_focus', { label: 'trusted' }));
+    await attempt('webview list', () => window.__TAURI_INTERNALS__.invoke('plugin:webview|get_all_webviews'));
+    await attempt('create window', () => window.__TAURI_INTERNALS__.invoke('plugin:webview|create_webview_window', { options: { label: 'trusted2', url: 'trusted.html' } }));
+    out['window.open trusted.html'] = { result: String(window.open('trusted.html')) };
+    out['window.open tauri://localhost/trusted.html'] = { result: String(window.open('tauri://localhost/trusted.html', 'trusted')) };
+    const bc = new BroadcastChannel('aiui'); bc.postMessage({ decide: id, hash, answer: 'approve' }); bc.close();
+    localStorage.setItem('aiui:decision', JSON.stringify({ id, hash, answer: 'approve' }));
+    sessionStorage.setItem('aiui:decision', JSON.stringify({ id, hash, answer: 'approve' }));
+    out['storage'] = { result: 'posted' };
+    return out;
+  `), pending.id, pending.arguments_hash);
+  for (const [name, result] of Object.entries(attack)) {
+    const ok = name.startsWith('window.open') ? result.result === 'null' : name === 'storage' ? true : 'rejected' in result;
+    log(ok ? 'refused ' : 'ALLOWED ', name, JSON.stringify(result).slice(0, 160));
+    check(ok, `the chat window's attempt "${name}" was refused`);
+  }
+  // Navigating itself to the trusted page: the navigation handler keeps it on the chat page.
+  await run(wrap(`setTimeout(() => { location.href = 'tauri://localhost/trusted.html'; }, 0); return true;`)).catch(() => {});
+  await sleep(800);
+  await focus('main');
+  const where = await run(wrap('return location.href;'));
+  log('after navigating to the trusted page, the chat window is at', where);
+  check(!where.includes('trusted.html'), 'the chat window could not navigate to the trusted page');
+  await run(wrap(`location.assign('https://example.com/'); return true;`)).catch(() => {});
+  await sleep(300);
+  check(!(await run(wrap('return location.href;'))).includes('example.com'), 'the chat window could not navigate away');
+
+  // Nothing changed: still pending, same request; no key; grants as before; lnd untouched.
+  await focus('trusted');
+  const still = (await invokeIn('trusted_pending')).ok;
+  check(still.length === 1 && still[0].id === pending.id && still[0].arguments_hash === pending.arguments_hash, 'the confirmation is still pending, unchanged');
+  const settingsAfter = (await invokeIn('trusted_settings')).ok;
+  check(settingsAfter.api_key_set === false, 'the chat window could not set an API key');
+  check(JSON.stringify(settingsAfter.tools) === JSON.stringify(settingsBefore.tools), 'the chat window could not change a grant');
+  await focus('main');
+  const lndBefore = await run(wrap(`const apps = await window.__TAURI__.core.invoke('node_packages'); return apps.find((p) => p.id === 'lnd').state;`));
+  check(lndBefore === 'running', `lnd was not restarted by any attempt (state ${lndBefore})`);
+  await until('the pending notice in the chat window', () => run(wrap(`return !document.getElementById('pending').hidden;`)));
+
+  // ---- screenshots: the pending confirmation, then the owner approves ----
+  await focus('trusted');
+  await until('the confirmation on screen', () => run(wrap(`return !document.getElementById('confirm').hidden && document.getElementById('c-summary').textContent.length > 0;`)));
+  await screenshot('trusted-pending.png');
+  await until('Approve to unlock', () => run(wrap(`return !document.getElementById('approve').disabled;`)), 10000);
+  const approve = await wd('POST', s('/element'), { using: 'css selector', value: '#approve' });
+  await wd('POST', s(`/element/${Object.values(approve)[0]}/click`), {});
+  log('clicked Approve');
+
+  await focus('main');
+  const seen = [];
+  await until('lnd to go restarting -> running', async () => {
+    const state = await run(wrap(`const apps = await window.__TAURI__.core.invoke('node_packages'); return apps.find((p) => p.id === 'lnd').state;`));
+    if (seen[seen.length - 1] !== state) seen.push(state);
+    return seen.includes('restarting') && state === 'running';
+  }, 15000, 50);
+  log('lnd states seen:', seen.join(' -> '));
+  await until('the final answer', () => run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].some((m) => m.textContent.includes('lnd is restarting now'));`)));
+  check(await run(wrap(`return [...document.querySelectorAll('#messages .card h3')].some((h) => h.textContent === 'Action done');`)), 'the action receipt is drawn as a card');
+  await run(wrap(`document.getElementById('refresh-apps').click(); await new Promise((r) => setTimeout(r, 300)); return true;`));
+  await screenshot('chat-with-surfaces.png');
+  check(received.length === 4, `the model was asked four times (was ${received.length})`);
+
+  // The settings side of the trusted window, after the decision (secrets only as set / not set).
+  await focus('trusted');
+  await until('the confirmation to be answered', () => run(wrap(`return document.getElementById('confirm').hidden;`)));
+  await run(wrap(`document.getElementById('key-title').scrollIntoView(); return true;`));
+  await screenshot('trusted-settings.png');
+  log('PASSED');
+} catch (error) {
+  failure = error;
+} finally {
+  await wd('DELETE', s('')).catch(() => {});
+  ollama.close();
+}
+if (failure) {
+  console.error(failure.stack || String(failure));
+  process.exit(1);
+}
+process.exit(0);

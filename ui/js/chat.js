@@ -1,0 +1,225 @@
+// The chat window: conversations, a turn's events streamed into an ARIA live log, surfaces as cards, notices,
+// the "no backend" panel, and a button that only *asks* for the trusted window.
+import { invoke, channel } from './ipc.js';
+import { renderText } from './text.js';
+import { renderSurface } from './surfaces.js';
+
+const $ = (id) => document.getElementById(id);
+const messages = $('messages');
+const input = $('composer-input');
+const send = $('send');
+
+let current = null; // the open conversation's id, or null for a new one
+let busy = false;
+
+function scrollDown() {
+  messages.scrollTop = messages.scrollHeight;
+}
+
+function item(className, ...children) {
+  const li = document.createElement('li');
+  li.className = className;
+  li.append(...children);
+  messages.append(li);
+  scrollDown();
+  return li;
+}
+
+function addUser(text) {
+  item('msg user', document.createTextNode(text));
+}
+
+function addAssistant(text, backend) {
+  const li = item('msg assistant glass', renderText(text));
+  if (backend) {
+    const badge = document.createElement('span');
+    badge.className = 'badge';
+    badge.textContent = backend;
+    badge.setAttribute('aria-label', `answered by ${backend}`);
+    li.append(badge);
+  }
+}
+
+function addNotice(text, extra = '') {
+  item(`msg notice ${extra}`, document.createTextNode(text));
+}
+
+function addSurface(surface) {
+  item('msg surface', renderSurface(surface));
+}
+
+function showNoBackend(message) {
+  $('no-backend-message').textContent = message;
+  $('no-backend').hidden = false;
+}
+
+function setBusy(value) {
+  busy = value;
+  send.disabled = value;
+  send.textContent = value ? 'Working…' : 'Send';
+}
+
+function onEvent(event) {
+  switch (event.event) {
+    case 'backend_chosen':
+      $('no-backend').hidden = true;
+      break;
+    case 'text':
+      addAssistant(event.text, event.backend);
+      break;
+    case 'tool_proposed':
+      break;
+    case 'awaiting_confirmation':
+      $('pending-summary').textContent = event.summary;
+      $('pending').hidden = false;
+      break;
+    case 'surface':
+      $('pending').hidden = true;
+      addSurface(event.surface);
+      refreshApps();
+      break;
+    case 'notice':
+      addNotice(event.text);
+      break;
+    case 'stopped':
+      $('pending').hidden = true;
+      if (event.reason === 'no_backend') showNoBackend(event.message);
+      else addNotice(event.message, 'stop');
+      finishTurn();
+      break;
+    case 'done':
+      finishTurn();
+      break;
+    case 'failed':
+      addNotice(`Something went wrong: ${event.message}`, 'stop');
+      finishTurn();
+      break;
+    default:
+      break;
+  }
+}
+
+function finishTurn() {
+  $('pending').hidden = true;
+  setBusy(false);
+  loadConversations();
+  refreshApps();
+}
+
+async function submit(event) {
+  event.preventDefault();
+  const text = input.value.trim();
+  if (!text || busy) return;
+  setBusy(true);
+  addUser(text);
+  input.value = '';
+  try {
+    current = await invoke('chat_send', { conversation: current, text, onEvent: channel(onEvent) });
+    loadConversations();
+  } catch (error) {
+    setBusy(false);
+    addNotice(error.message, 'stop');
+  }
+}
+
+async function loadConversations() {
+  let list = [];
+  try {
+    list = await invoke('conversations_list');
+  } catch (error) {
+    return;
+  }
+  const ul = $('conversations');
+  ul.replaceChildren(...list.map((c) => {
+    const li = document.createElement('li');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = c.title || 'Untitled';
+    const meta = document.createElement('span');
+    meta.className = 'meta';
+    meta.textContent = `${new Date(c.updated_at_ms).toLocaleString()} · ${c.message_count} messages`;
+    button.append(meta);
+    button.setAttribute('aria-current', String(c.id === current));
+    button.addEventListener('click', () => openConversation(c.id));
+    li.append(button);
+    return li;
+  }));
+}
+
+async function openConversation(id) {
+  if (busy) return;
+  try {
+    const detail = await invoke('conversation_load', { id });
+    current = detail.id;
+    messages.replaceChildren();
+    for (const entry of detail.items) {
+      if (entry.kind === 'user') addUser(entry.text);
+      else if (entry.kind === 'assistant') addAssistant(entry.text, entry.backend);
+      else if (entry.kind === 'surface') addSurface(entry.surface);
+      else if (entry.kind === 'notice') addNotice(entry.text);
+    }
+    loadConversations();
+    input.focus();
+  } catch (error) {
+    addNotice(error.message, 'stop');
+  }
+}
+
+async function refreshApps() {
+  const ul = $('apps');
+  try {
+    const apps = await invoke('node_packages');
+    ul.replaceChildren(...apps.map((p) => {
+      const li = document.createElement('li');
+      li.dataset.app = p.id;
+      const name = document.createElement('span');
+      name.textContent = p.title || p.id;
+      const state = document.createElement('span');
+      state.className = `state ${p.state.replace(/[^a-z-]/g, '')}`;
+      state.textContent = p.state;
+      li.append(name, state);
+      return li;
+    }));
+  } catch (error) {
+    const li = document.createElement('li');
+    li.textContent = error.code === 'not_paired' ? 'No node paired' : 'Node not reachable';
+    ul.replaceChildren(li);
+  }
+}
+
+function openTrusted() {
+  invoke('request_trusted_window').catch(() => {});
+}
+
+async function start() {
+  const info = await invoke('app_info');
+  if (info.kiosk) {
+    document.body.classList.add('kiosk');
+    document.addEventListener('contextmenu', (event) => event.preventDefault());
+  }
+  $('demo-banner').hidden = !info.demo;
+  $('node-label').textContent = info.node ? `Node: ${info.node.url}` : '';
+  if (info.unpaired) {
+    $('unpaired-message').textContent = info.unpaired;
+    $('unpaired').hidden = false;
+  }
+  for (const button of document.querySelectorAll('.open-trusted')) button.addEventListener('click', openTrusted);
+  $('open-settings').addEventListener('click', openTrusted);
+  $('composer').addEventListener('submit', submit);
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey) submit(event);
+  });
+  $('new-conversation').addEventListener('click', () => {
+    if (busy) return;
+    current = null;
+    messages.replaceChildren();
+    loadConversations();
+    input.focus();
+  });
+  $('refresh-apps').addEventListener('click', refreshApps);
+  await loadConversations();
+  refreshApps();
+  input.focus();
+}
+
+start();

@@ -1,0 +1,27 @@
+// The trusted window: pending confirmations first, then the operator settings. It trusts only what it fetches
+// from Rust; nothing the chat window can send (storage, BroadcastChannel, events) is read here.
+import { invoke, onPendingNudge } from './ipc.js';
+import * as confirm from './confirm.js';
+import * as settings from './settings.js';
+
+async function start() {
+  confirm.init();
+  settings.init();
+  confirm.setOnChange(() => {
+    // After the last answer in kiosk mode the chat should be visible again.
+    if (!confirm.hasPending() && document.body.classList.contains('kiosk')) invoke('trusted_hide').catch(() => {});
+  });
+  document.getElementById('close').addEventListener('click', () => invoke('trusted_hide').catch(() => {}));
+  onPendingNudge(() => confirm.refresh());
+  // The nudge can be missed (the page was loading); a steady poll keeps the window right.
+  setInterval(() => confirm.refresh(), 1000);
+  await confirm.refresh();
+  await settings.refresh();
+  const view = await invoke('trusted_settings').catch(() => null);
+  if (view && view.kiosk) {
+    document.body.classList.add('kiosk');
+    document.addEventListener('contextmenu', (event) => event.preventDefault());
+  }
+}
+
+start();
