@@ -22,14 +22,18 @@ fn count(calls: &[String], method: &str) -> usize {
 
 #[tokio::test]
 async fn a_read_question_is_answered_with_a_package_list_surface() {
-    let ollama = wire::ollama(true, vec!["ollama/chat_call_package_list.json", "ollama/chat_answer_packages.json"]).await;
+    let ollama =
+        wire::ollama(true, vec!["ollama/chat_call_package_list.json", "ollama/chat_answer_packages.json"]).await;
     let h = harness(Legs { ollama: Some(ollama.url.clone()), claude: None }).await;
     let (events, outcome) = h.turn("what is running?", None).await;
     let TurnOutcome::Answered { backend, text } = outcome else { panic!("{outcome:?}") };
     assert_eq!(backend.label(), "local qwen2.5:7b");
     assert!(text.contains("electrs"));
     let cards = surfaces(&events);
-    assert!(matches!(cards.as_slice(), [Surface::PackageList { packages }] if packages.iter().any(|p| p.id == "lnd")), "{cards:?}");
+    assert!(
+        matches!(cards.as_slice(), [Surface::PackageList { packages }] if packages.iter().any(|p| p.id == "lnd")),
+        "{cards:?}"
+    );
     assert!(matches!(events.last(), Some(Event::Done { .. })));
     // The tool result went back under the tool's name, Ollama's way of tying result to call.
     let second = &ollama.script.received()[1];
@@ -40,7 +44,8 @@ async fn a_read_question_is_answered_with_a_package_list_surface() {
 
 #[tokio::test]
 async fn restart_lnd_waits_on_the_gate_and_runs_only_after_approval() {
-    let ollama = wire::ollama(true, vec!["ollama/chat_call_restart_lnd.json", "ollama/chat_answer_restarted.json"]).await;
+    let ollama =
+        wire::ollama(true, vec!["ollama/chat_call_restart_lnd.json", "ollama/chat_answer_restarted.json"]).await;
     let h = harness(Legs { ollama: Some(ollama.url.clone()), claude: None }).await;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let agent = h.agent.clone();
@@ -93,7 +98,8 @@ async fn restart_lnd_denied_never_calls_the_rpc_and_the_model_gets_the_stop_resu
 
 #[tokio::test]
 async fn ollama_refused_falls_through_to_claude() {
-    let claude = wire::anthropic(vec![(200, "anthropic/call_package_list.json"), (200, "anthropic/answer_packages.json")]).await;
+    let claude =
+        wire::anthropic(vec![(200, "anthropic/call_package_list.json"), (200, "anthropic/answer_packages.json")]).await;
     let h = harness(Legs { ollama: Some(wire::refused()), claude: Some(claude.url.clone()) }).await;
     let (events, outcome) = h.turn("what is running?", None).await;
     let TurnOutcome::Answered { backend, .. } = outcome else { panic!("{outcome:?}") };
@@ -142,7 +148,8 @@ async fn an_overloaded_claude_mid_turn_hands_the_step_on_and_says_so() {
 #[tokio::test]
 async fn a_dead_ollama_is_probed_once_then_cached() {
     let (hole, accepted) = wire::black_hole().await;
-    let claude = wire::anthropic(vec![(200, "anthropic/answer_packages.json"), (200, "anthropic/answer_packages.json")]).await;
+    let claude =
+        wire::anthropic(vec![(200, "anthropic/answer_packages.json"), (200, "anthropic/answer_packages.json")]).await;
     let chain = Chain::new(vec![ollama_leg(&hole), claude_leg(&claude.url, Some(API_KEY))]);
     let h = harness_with(chain, Duration::from_secs(30)).await;
     let first = Instant::now();
@@ -160,7 +167,8 @@ async fn a_dead_ollama_is_probed_once_then_cached() {
 
 #[tokio::test]
 async fn arguments_that_fail_the_schema_never_reach_the_gate_or_the_node() {
-    let ollama = wire::ollama(true, vec!["ollama/chat_call_restart_bad_id.json", "ollama/chat_answer_plain.json"]).await;
+    let ollama =
+        wire::ollama(true, vec!["ollama/chat_call_restart_bad_id.json", "ollama/chat_answer_plain.json"]).await;
     let h = harness(Legs { ollama: Some(ollama.url.clone()), claude: None }).await;
     let (events, outcome) = h.turn("restart lnd", None).await;
     assert!(matches!(outcome, TurnOutcome::Answered { .. }), "{outcome:?}");
@@ -185,8 +193,16 @@ async fn every_act_tool_in_the_registry_requires_the_gate() {
         let ollama = wire::ollama_replies(true, vec![reply]).await;
         let h = harness(Legs { ollama: Some(ollama.url.clone()), claude: None }).await;
         let (events, outcome) = h.turn("do it", Some(Decision::Deny)).await;
-        assert!(events.iter().any(|e| matches!(e, Event::AwaitingConfirmation { request } if request.tool == tool.name)), "{}", tool.name);
-        assert!(matches!(outcome, TurnOutcome::Stopped { reason: StopReason::Denied, .. }), "{}: {outcome:?}", tool.name);
+        assert!(
+            events.iter().any(|e| matches!(e, Event::AwaitingConfirmation { request } if request.tool == tool.name)),
+            "{}",
+            tool.name
+        );
+        assert!(
+            matches!(outcome, TurnOutcome::Stopped { reason: StopReason::Denied, .. }),
+            "{}: {outcome:?}",
+            tool.name
+        );
         let rpc = tool.method.spec().rpc_name;
         assert_eq!(count(&h.node.node.calls(), rpc), 0, "{rpc} ran without approval");
     }
@@ -214,7 +230,8 @@ async fn an_owner_secret_stops_a_cloud_turn_but_the_local_leg_gets_it_unchanged(
 
 #[tokio::test]
 async fn a_conversation_survives_a_process_restart() {
-    let ollama = wire::ollama(true, vec!["ollama/chat_call_package_list.json", "ollama/chat_answer_packages.json"]).await;
+    let ollama =
+        wire::ollama(true, vec!["ollama/chat_call_package_list.json", "ollama/chat_answer_packages.json"]).await;
     let h = harness(Legs { ollama: Some(ollama.url.clone()), claude: None }).await;
     h.turn("what is running?", None).await;
     let path = h.data.path().join("conversations.sqlite3");

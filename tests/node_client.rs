@@ -5,10 +5,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use aiui_core::Secret;
-use axum::response::IntoResponse;
 use aiui_core::net::Fingerprint;
 use aiui_core::node::{self, Credentials, NodeClient, NodeConfig, NodeError, NodeMethod};
 use archy_devnode::Faults;
+use axum::response::IntoResponse;
 use serde_json::json;
 
 use crate::support::{self, PASSWORD, client_for, credentials, start, wait_for_state};
@@ -44,7 +44,8 @@ async fn totp_login_uses_a_real_rfc6238_code() {
     client.list_packages().await.expect("an authenticated call after TOTP");
     assert_eq!(count(&t.node.calls(), "auth.login.totp"), 1);
 
-    let wrong_code = Credentials { password: Secret::from(PASSWORD), totp: Some(Arc::new(|| Some(Secret::from("000000")))) };
+    let wrong_code =
+        Credentials { password: Secret::from(PASSWORD), totp: Some(Arc::new(|| Some(Secret::from("000000")))) };
     let err = client_for(&t.node, wrong_code).login().await.expect_err("a wrong code is refused");
     assert!(matches!(err, NodeError::AuthFailed { .. }), "{err:?}");
 
@@ -67,7 +68,8 @@ async fn the_devnode_enforces_csrf_with_403() {
     let t = start(|_| {}).await;
     let http = raw_client();
     let rpc = format!("{}rpc/v1", t.node.url());
-    let login = http.post(&rpc).json(&json!({"method":"auth.login","params":{"password":PASSWORD}})).send().await.unwrap();
+    let login =
+        http.post(&rpc).json(&json!({"method":"auth.login","params":{"password":PASSWORD}})).send().await.unwrap();
     assert_eq!(login.status(), 200);
     let cookies: Vec<String> = login
         .headers()

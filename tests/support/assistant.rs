@@ -70,10 +70,7 @@ pub async fn harness_with(chain: Chain, confirm_ttl: Duration) -> Harness {
     let gate = Arc::new(Gate::new(AuditLog::open(&data.path().join("audit.jsonl")).unwrap(), confirm_ttl));
     let store = Arc::new(Store::open(&data.path().join("conversations.sqlite3")).unwrap());
     let conversation = store.create_conversation("test").unwrap();
-    let known = vec![
-        KnownSecret::new("node-password", PASSWORD),
-        KnownSecret::new("anthropic-api-key", API_KEY),
-    ];
+    let known = vec![KnownSecret::new("node-password", PASSWORD), KnownSecret::new("anthropic-api-key", API_KEY)];
     let config = Arc::new(RwLock::new(OperatorConfig::default()));
     let agent = Arc::new(Agent::new(client, chain, gate, store, config, known));
     Harness { agent, node, data, conversation }
@@ -89,7 +86,10 @@ impl Harness {
         let mut events = Vec::new();
         while let Some(event) = rx.recv().await {
             if let (Event::AwaitingConfirmation { request }, Some(decision)) = (&event, decision) {
-                self.agent.gate.decide(&request.id, &request.arguments_hash, decision).expect("the decision is accepted");
+                self.agent
+                    .gate
+                    .decide(&request.id, &request.arguments_hash, decision)
+                    .expect("the decision is accepted");
             }
             events.push(event);
         }

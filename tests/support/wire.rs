@@ -74,13 +74,15 @@ pub async fn ollama_replies(tools: bool, chat_replies: Vec<Value>) -> WireServer
     let script = script_of(chat_replies.into_iter().map(|r| (200, r)).collect());
     let show = fixture(if tools { "ollama/show_tools.json" } else { "ollama/show_no_tools.json" });
     let router = axum::Router::new()
-        .route(
-            "/api/tags",
-            get(|| async { Json(fixture("ollama/tags.json")) }),
-        )
+        .route("/api/tags", get(|| async { Json(fixture("ollama/tags.json")) }))
         .route("/api/version", get(|| async { Json(serde_json::json!({"version": "0.12.3"})) }))
         .route("/api/show", post(move || async move { Json(show) }))
-        .route("/api/chat", post(|State(s): State<Arc<Script>>, headers: HeaderMap, Json(body): Json<Value>| async move { s.next(body, headers) }))
+        .route(
+            "/api/chat",
+            post(|State(s): State<Arc<Script>>, headers: HeaderMap, Json(body): Json<Value>| async move {
+                s.next(body, headers)
+            }),
+        )
         .with_state(script.clone());
     WireServer { url: serve(router).await, script }
 }
@@ -89,7 +91,12 @@ pub async fn ollama_replies(tools: bool, chat_replies: Vec<Value>) -> WireServer
 pub async fn anthropic(replies: Vec<(u16, &str)>) -> WireServer {
     let script = script_of(replies.into_iter().map(|(s, f)| (s, fixture(f))).collect());
     let router = axum::Router::new()
-        .route("/v1/messages", post(|State(s): State<Arc<Script>>, headers: HeaderMap, Json(body): Json<Value>| async move { s.next(body, headers) }))
+        .route(
+            "/v1/messages",
+            post(|State(s): State<Arc<Script>>, headers: HeaderMap, Json(body): Json<Value>| async move {
+                s.next(body, headers)
+            }),
+        )
         .with_state(script.clone());
     WireServer { url: serve(router).await, script }
 }

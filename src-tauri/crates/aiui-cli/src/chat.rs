@@ -63,7 +63,10 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             model: args.ollama_model.clone(),
             ..OllamaConfig::default()
         })?),
-        Leg::Claude(Claude::new(ClaudeConfig { base_url: args.claude_url.clone(), ..ClaudeConfig::default() }, secrets)?),
+        Leg::Claude(Claude::new(
+            ClaudeConfig { base_url: args.claude_url.clone(), ..ClaudeConfig::default() },
+            secrets,
+        )?),
     ]);
     let gate = Arc::new(Gate::new(AuditLog::open(&data.audit_log())?, Duration::from_secs(120)));
     let store = Arc::new(Store::open(&data.conversations())?);

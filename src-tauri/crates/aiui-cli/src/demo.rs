@@ -25,11 +25,13 @@ pub struct DemoNode {
 
 /// Starts a simulated node on 127.0.0.1 with TLS and a fresh password, in a throwaway data dir.
 pub async fn start_node() -> anyhow::Result<DemoNode> {
-    let data = tempfile::Builder::new().prefix("aiui-demo-node-").tempdir().context("creating the demo node's data dir")?;
+    let data =
+        tempfile::Builder::new().prefix("aiui-demo-node-").tempdir().context("creating the demo node's data dir")?;
     let password = generate_password();
     let mut config = DevNodeConfig::new(password.clone(), data.path());
     config.tls = true;
-    let node = archy_devnode::spawn(config, SocketAddr::from(([127, 0, 0, 1], 0))).await.context("starting the demo node")?;
+    let node =
+        archy_devnode::spawn(config, SocketAddr::from(([127, 0, 0, 1], 0))).await.context("starting the demo node")?;
     let pin = node
         .fingerprint()
         .context("the demo node serves TLS but reported no fingerprint")?
@@ -49,7 +51,10 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     .await;
     if result.is_ok() && !args.once {
         println!("\nThe demo node keeps running until Ctrl-C. From another terminal, check it with doctor:");
-        println!("  AIUI_NODE_PASSWORD='{}' cargo run -p aiui-cli -- doctor --node {url} --fingerprint {}", demo.password, demo.pin);
+        println!(
+            "  AIUI_NODE_PASSWORD='{}' cargo run -p aiui-cli -- doctor --node {url} --fingerprint {}",
+            demo.password, demo.pin
+        );
         println!("or chat with the assistant about a demo node of its own: cargo run -p aiui-cli -- chat --demo");
         tokio::signal::ctrl_c().await.context("waiting for Ctrl-C")?;
     }

@@ -93,7 +93,9 @@ async fn confirm_first_use(url: &url::Url) -> anyhow::Result<Fingerprint> {
     println!("The node presents a certificate with SHA-256 fingerprint:\n  {presented}");
     println!("Compare it with the fingerprint shown on the node itself before you trust it.");
     if !std::io::stdin().is_terminal() {
-        bail!("not trusting an unknown certificate without a person to confirm it; after checking it, run again with --fingerprint {presented}");
+        bail!(
+            "not trusting an unknown certificate without a person to confirm it; after checking it, run again with --fingerprint {presented}"
+        );
     }
     let answer = prompt_line("Trust this certificate? [y/N] ")?;
     if !matches!(answer.trim(), "y" | "Y" | "yes") {

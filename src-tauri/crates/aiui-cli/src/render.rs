@@ -54,8 +54,10 @@ pub fn surface(surface: &Surface) -> String {
             stats.uptime_s / 3600
         ),
         Surface::MintList { mints } => {
-            let rows: Vec<[String; 3]> =
-                mints.iter().map(|m| [m.url.clone(), m.unit.clone(), if m.trusted { "yes" } else { "no" }.into()]).collect();
+            let rows: Vec<[String; 3]> = mints
+                .iter()
+                .map(|m| [m.url.clone(), m.unit.clone(), if m.trusted { "yes" } else { "no" }.into()])
+                .collect();
             table(["mint", "unit", "trusted"], &rows)
         }
         Surface::ActionReceipt { app, rpc_method, outcome, .. } => format!("✓ {rpc_method} {app}: {outcome}\n"),
@@ -65,7 +67,12 @@ pub fn surface(surface: &Surface) -> String {
 /// The confirmation as the owner reads it before answering: host summary first, then what exactly runs.
 pub fn confirmation(request: &ConfirmRequest) -> String {
     let mut out = format!("\n⚠ Confirm: {}\n", request.summary);
-    out.push_str(&format!("  method   {}\n  risk     {:?}\n  proposed {}\n", request.rpc_method, request.class, request.backend.label()));
+    out.push_str(&format!(
+        "  method   {}\n  risk     {:?}\n  proposed {}\n",
+        request.rpc_method,
+        request.class,
+        request.backend.label()
+    ));
     if let Some(args) = request.arguments.as_object() {
         for (key, value) in args {
             out.push_str(&format!("  {key:<8} {value}\n"));

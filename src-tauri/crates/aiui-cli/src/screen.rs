@@ -30,7 +30,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let anthropic_shape = as_built.get("system").is_some()
                 || as_built["messages"].as_array().is_some_and(|m| m.iter().any(|m| m["content"].is_array()));
             let origin_of = |pointer: &str| {
-                if anthropic_shape { anthropic::origin_of(&as_built, pointer) } else { openai::origin_of(&as_built, pointer) }
+                if anthropic_shape {
+                    anthropic::origin_of(&as_built, pointer)
+                } else {
+                    openai::origin_of(&as_built, pointer)
+                }
             };
             match screen.screen_body(&mut body, &origin_of) {
                 Ok(report) => {

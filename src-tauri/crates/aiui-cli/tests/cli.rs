@@ -159,7 +159,8 @@ async fn chat_asks_on_the_terminal_and_only_a_yes_runs_the_action() {
     // Empty answer = the default, No; then an explicit yes.
     let input = "what is running?\nrestart lnd\n\nrestart lnd\ny\n";
     let out = tokio::task::spawn_blocking(move || {
-        let args = ["chat", "--demo", "--ollama", &ollama, "--claude-url", "http://127.0.0.1:9/", "--data-dir", &data_dir];
+        let args =
+            ["chat", "--demo", "--ollama", &ollama, "--claude-url", "http://127.0.0.1:9/", "--data-dir", &data_dir];
         aiui_cli_stdin(&args, input)
     })
     .await
@@ -167,7 +168,10 @@ async fn chat_asks_on_the_terminal_and_only_a_yes_runs_the_action() {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{}", text(&out.stderr));
     assert!(stdout.contains("[local qwen2.5:7b]"), "the backend is named per answer:\n{stdout}");
-    assert!(stdout.lines().any(|l| l.starts_with("bitcoin-knots") && l.contains(" running ")), "a package table:\n{stdout}");
+    assert!(
+        stdout.lines().any(|l| l.starts_with("bitcoin-knots") && l.contains(" running ")),
+        "a package table:\n{stdout}"
+    );
     assert!(stdout.contains("⚠ Confirm: Restart app `lnd` (running; btcpay depends on it)"), "{stdout}");
     assert!(stdout.contains("  id       \"lnd\""), "the arguments are shown:\n{stdout}");
     assert!(stdout.contains("■ You declined"), "the empty answer was a No:\n{stdout}");

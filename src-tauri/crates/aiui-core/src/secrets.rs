@@ -48,7 +48,9 @@ pub struct Secrets {
 
 #[derive(Debug)]
 enum Store {
-    Keyring { service: String },
+    Keyring {
+        service: String,
+    },
     /// Not persisted. For `--demo` and tests only: secrets die with the process.
     Memory(Mutex<HashMap<SecretName, Secret<String>>>),
 }

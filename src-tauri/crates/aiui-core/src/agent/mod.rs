@@ -162,7 +162,8 @@ impl Agent {
                         is_error: true,
                     },
                     None => {
-                        let (result, stop) = self.run_tool(conversation, call, &config.grants, &turn.backend, events).await?;
+                        let (result, stop) =
+                            self.run_tool(conversation, call, &config.grants, &turn.backend, events).await?;
                         declined = stop;
                         result
                     }
@@ -211,9 +212,15 @@ impl Agent {
                     Ok(report) => {
                         let redacted: usize = report.redactions.iter().map(|(_, n)| n).sum();
                         if redacted > 0 {
-                            emit(events, Event::Notice {
-                                text: format!("{redacted} secret value(s) in tool results were redacted before sending to {}.", leg.name()),
-                            });
+                            emit(
+                                events,
+                                Event::Notice {
+                                    text: format!(
+                                        "{redacted} secret value(s) in tool results were redacted before sending to {}.",
+                                        leg.name()
+                                    ),
+                                },
+                            );
                         }
                     }
                     Err(blocked) => return Err((StopReason::EgressBlocked, blocked.message)),

@@ -93,8 +93,10 @@ impl Claude {
     pub async fn send(&self, body: Value) -> Result<Turn, BackendError> {
         let unavailable = |reason: String| BackendError::Unavailable { backend: NAME.into(), reason };
         let key = self.key().await.map_err(unavailable)?.ok_or_else(|| unavailable("no API key".into()))?;
-        let mut key_header = HeaderValue::from_str(key.expose())
-            .map_err(|_| BackendError::Auth { backend: NAME.into(), reason: "the stored API key is not valid text".into() })?;
+        let mut key_header = HeaderValue::from_str(key.expose()).map_err(|_| BackendError::Auth {
+            backend: NAME.into(),
+            reason: "the stored API key is not valid text".into(),
+        })?;
         key_header.set_sensitive(true);
         let url = self.config.base_url.join("v1/messages").map_err(|e| unavailable(e.to_string()))?;
         let response = self

@@ -18,9 +18,16 @@ use serde_json::Value;
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum BackendId {
     /// Local Ollama, with the model that answered.
-    Local { model: String },
-    Claude { model: String },
-    Routstr { provider: String, model: String },
+    Local {
+        model: String,
+    },
+    Claude {
+        model: String,
+    },
+    Routstr {
+        provider: String,
+        model: String,
+    },
 }
 
 impl BackendId {

@@ -94,7 +94,9 @@ impl Ollama {
         let tags = self.get_json("api/tags", None).await?;
         let names = wire::model_names(&tags);
         if names.is_empty() {
-            return Err("Ollama has no models; run `ollama pull qwen2.5:7b` (or another model with tool support)".into());
+            return Err(
+                "Ollama has no models; run `ollama pull qwen2.5:7b` (or another model with tool support)".into()
+            );
         }
         let candidates: Vec<&String> = match &self.config.model {
             Some(wanted) => match names.iter().find(|n| *n == wanted || n.split(':').next() == Some(wanted)) {
@@ -118,7 +120,8 @@ impl Ollama {
             Some(body) => self.probe.http.post(url).json(&body),
             None => self.probe.http.get(url),
         };
-        let response = request.send().await.map_err(|e| format!("Ollama at {} is not answering ({e})", self.config.url))?;
+        let response =
+            request.send().await.map_err(|e| format!("Ollama at {} is not answering ({e})", self.config.url))?;
         if !response.status().is_success() {
             return Err(format!("Ollama answered {path} with HTTP {}", response.status()));
         }

@@ -51,10 +51,7 @@ impl FromStr for Fingerprint {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let trimmed = s.trim();
         let lower = trimmed.to_ascii_lowercase();
-        let body = lower
-            .strip_prefix("sha256:")
-            .or_else(|| lower.strip_prefix("sha256="))
-            .unwrap_or(&lower);
+        let body = lower.strip_prefix("sha256:").or_else(|| lower.strip_prefix("sha256=")).unwrap_or(&lower);
         let digits: String = body.chars().filter(|c| *c != ':' && *c != ' ').collect();
         let mut out = [0u8; 32];
         hex::decode_to_slice(&digits, &mut out).map_err(|_| FingerprintParseError(trimmed.to_owned()))?;

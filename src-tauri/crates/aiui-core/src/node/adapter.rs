@@ -96,10 +96,7 @@ pub(crate) const CSRF_HEADER: &str = "X-CSRF-Token";
 
 impl NodeMethod {
     pub fn spec(self) -> &'static MethodSpec {
-        METHODS
-            .iter()
-            .find(|s| s.method == self)
-            .expect("every NodeMethod has a row in METHODS (checked by a test)")
+        METHODS.iter().find(|s| s.method == self).expect("every NodeMethod has a row in METHODS (checked by a test)")
     }
 
     /// Builds the params object: the app id under the node's name for it, then any extras.

@@ -19,8 +19,8 @@ use tokio::sync::Mutex;
 use url::Url;
 
 pub use adapter::{
-    BitcoinInfo, Confidence, ContainerStatus, Effect, Health, LndInfo, METHODS, MethodSpec, Mint, NodeMethod,
-    Package, PackageState, SystemStats,
+    BitcoinInfo, Confidence, ContainerStatus, Effect, Health, LndInfo, METHODS, MethodSpec, Mint, NodeMethod, Package,
+    PackageState, SystemStats,
 };
 pub use error::NodeError;
 
@@ -115,7 +115,9 @@ pub async fn fetch_fingerprint(url: &Url, timeout: Duration) -> Result<Fingerpri
     match (outbound.presented.get(), result) {
         (Some(fingerprint), _) => Ok(fingerprint),
         (None, Err(e)) => Err(unreachable(url, &e)),
-        (None, Ok(_)) => Err(NodeError::Protocol { method: "tls".into(), detail: "no certificate was presented".into() }),
+        (None, Ok(_)) => {
+            Err(NodeError::Protocol { method: "tls".into(), detail: "no certificate was presented".into() })
+        }
     }
 }
 
@@ -345,7 +347,8 @@ impl NodeClient {
     async fn send(&self, method: &str, params: &Value, session: &mut Session) -> Result<Value, SendError> {
         let started = Instant::now();
         let over_https = self.config.url.scheme() == "https";
-        let mut request = self.outbound.http.post(self.rpc_url.clone()).json(&json!({ "method": method, "params": params }));
+        let mut request =
+            self.outbound.http.post(self.rpc_url.clone()).json(&json!({ "method": method, "params": params }));
         if let Some(cookie) = session.cookies.header(over_https) {
             let mut value = HeaderValue::from_str(cookie.expose())
                 .map_err(|_| SendError::Node(protocol(method, "the node set a cookie that cannot be sent back")))?;
@@ -368,7 +371,12 @@ impl NodeClient {
             .and_then(|v| v.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
         let body = self.read_body(method, response).await.map_err(SendError::Node)?;
-        tracing::debug!(method, status = status.as_u16(), elapsed_ms = started.elapsed().as_millis() as u64, "node rpc");
+        tracing::debug!(
+            method,
+            status = status.as_u16(),
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "node rpc"
+        );
         let parsed: Option<Value> = serde_json::from_slice(&body).ok();
         let error_message = parsed
             .as_ref()
@@ -459,9 +467,5 @@ fn unreachable(url: &Url, error: &reqwest::Error) -> NodeError {
 fn describe_status(status: StatusCode, body: &[u8]) -> String {
     let text = String::from_utf8_lossy(body);
     let snippet: String = text.chars().take(200).collect();
-    if snippet.trim().is_empty() {
-        format!("HTTP {status}")
-    } else {
-        format!("HTTP {status}: {}", snippet.trim())
-    }
+    if snippet.trim().is_empty() { format!("HTTP {status}") } else { format!("HTTP {status}: {}", snippet.trim()) }
 }

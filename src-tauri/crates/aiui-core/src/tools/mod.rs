@@ -137,7 +137,11 @@ impl Registry {
         self.tools
             .iter()
             .filter(|t| grants.allows(t.name))
-            .map(|t| ToolDef { name: t.name.to_owned(), description: t.description.to_owned(), parameters: t.schema.clone() })
+            .map(|t| ToolDef {
+                name: t.name.to_owned(),
+                description: t.description.to_owned(),
+                parameters: t.schema.clone(),
+            })
             .collect()
     }
 
@@ -152,9 +156,8 @@ impl Registry {
         if !grants.allows(name) {
             return Err(ToolError::Disabled(name.to_owned()));
         }
-        let arguments = arguments
-            .as_ref()
-            .map_err(|e| ToolError::Malformed { tool: name.to_owned(), error: e.clone() })?;
+        let arguments =
+            arguments.as_ref().map_err(|e| ToolError::Malformed { tool: name.to_owned(), error: e.clone() })?;
         let errors: Vec<String> = tool.validator.iter_errors(arguments).map(|e| describe(&e)).collect();
         if !errors.is_empty() {
             return Err(ToolError::InvalidArguments { tool: name.to_owned(), errors });
@@ -200,7 +203,10 @@ mod tests {
         let grants = Grants { disabled: ["package_uninstall".to_owned()].into() };
         let malformed = Err(MalformedArguments { reason: "x".into(), raw: "{".into() });
         assert!(matches!(registry.validate("rm_rf", &Ok(json!({})), &grants), Err(ToolError::Unknown(_))));
-        assert!(matches!(registry.validate("package_uninstall", &Ok(json!({"id":"lnd"})), &grants), Err(ToolError::Disabled(_))));
+        assert!(matches!(
+            registry.validate("package_uninstall", &Ok(json!({"id":"lnd"})), &grants),
+            Err(ToolError::Disabled(_))
+        ));
         assert!(matches!(registry.validate("package_stop", &malformed, &grants), Err(ToolError::Malformed { .. })));
         assert!(registry.defs(&grants).iter().all(|d| d.name != "package_uninstall"));
     }

@@ -52,7 +52,8 @@ pub(super) struct CatalogueEntry {
 }
 
 fn schema<T: JsonSchema>() -> Value {
-    let mut value = serde_json::to_value(schemars::schema_for!(T)).unwrap_or_else(|e| panic!("a schema serializes: {e}"));
+    let mut value =
+        serde_json::to_value(schemars::schema_for!(T)).unwrap_or_else(|e| panic!("a schema serializes: {e}"));
     if let Some(map) = value.as_object_mut() {
         // Model APIs want the bare object schema; the meta-schema URI and the Rust type name mean nothing to them.
         map.remove("$schema");
@@ -90,21 +91,15 @@ pub(super) fn catalogue(method: NodeMethod) -> CatalogueEntry {
             "Show the Lightning (LND) node's alias, active channels, peers and whether it is synced to the chain.",
             schema::<NoArgs>(),
         ),
-        NodeMethod::SystemStats => (
-            "system_stats",
-            "Show the machine's CPU, memory and disk use, temperature and uptime.",
-            schema::<NoArgs>(),
-        ),
-        NodeMethod::ListMints => (
-            "list_mints",
-            "List the Cashu mints the node is configured to accept.",
-            schema::<NoArgs>(),
-        ),
-        NodeMethod::PackageStart => (
-            "package_start",
-            "Start a stopped app. The owner is asked to confirm before it runs.",
-            schema::<AppArgs>(),
-        ),
+        NodeMethod::SystemStats => {
+            ("system_stats", "Show the machine's CPU, memory and disk use, temperature and uptime.", schema::<NoArgs>())
+        }
+        NodeMethod::ListMints => {
+            ("list_mints", "List the Cashu mints the node is configured to accept.", schema::<NoArgs>())
+        }
+        NodeMethod::PackageStart => {
+            ("package_start", "Start a stopped app. The owner is asked to confirm before it runs.", schema::<AppArgs>())
+        }
         NodeMethod::PackageStop => (
             "package_stop",
             "Stop a running app. Apps that depend on it stop working. The owner is asked to confirm before it runs.",
@@ -146,7 +141,11 @@ impl ToolOutput {
 
 /// Runs a validated call against the node. For act tools, the caller must have the owner's approval first: the
 /// loop only calls this after the gate said yes, and `request_id` ties the receipt to that approval.
-pub async fn execute(node: &NodeClient, call: &ValidatedCall<'_>, request_id: Option<&str>) -> Result<ToolOutput, NodeError> {
+pub async fn execute(
+    node: &NodeClient,
+    call: &ValidatedCall<'_>,
+    request_id: Option<&str>,
+) -> Result<ToolOutput, NodeError> {
     let app = call.app().unwrap_or_default();
     let surface = match call.tool.method {
         NodeMethod::PackageList => Surface::PackageList { packages: node.list_packages().await? },

@@ -30,7 +30,8 @@ pub fn action_summary(method: NodeMethod, app: &str, version: Option<&str>, pack
         Some(p) => facts.push(state_words(&p.state)),
         None => facts.push("not in the node's package list".to_owned()),
     }
-    let stops_others = matches!(method, NodeMethod::PackageStop | NodeMethod::PackageRestart | NodeMethod::PackageUninstall);
+    let stops_others =
+        matches!(method, NodeMethod::PackageStop | NodeMethod::PackageRestart | NodeMethod::PackageUninstall);
     if stops_others {
         let dependents: Vec<&str> = DEPENDS_ON
             .iter()
@@ -60,7 +61,15 @@ mod tests {
     use super::*;
 
     fn pkg(id: &str, state: PackageState) -> Package {
-        Package { id: id.into(), title: id.into(), version: "1".into(), state, health: None, exit_code: None, lan_address: None }
+        Package {
+            id: id.into(),
+            title: id.into(),
+            version: "1".into(),
+            state,
+            health: None,
+            exit_code: None,
+            lan_address: None,
+        }
     }
 
     #[track_caller]
@@ -77,7 +86,11 @@ mod tests {
 
     #[test]
     fn summaries_name_the_state_and_the_dependents() {
-        check(NodeMethod::PackageStop, "bitcoin-knots", "Stop app `bitcoin-knots` (running; 3 apps depend on it: lnd, electrs, mempool)");
+        check(
+            NodeMethod::PackageStop,
+            "bitcoin-knots",
+            "Stop app `bitcoin-knots` (running; 3 apps depend on it: lnd, electrs, mempool)",
+        );
         check(NodeMethod::PackageRestart, "lnd", "Restart app `lnd` (running)");
         check(NodeMethod::PackageStart, "electrs", "Start app `electrs` (stopped)");
         check(NodeMethod::PackageStop, "electrs", "Stop app `electrs` (stopped; mempool depends on it)");

@@ -83,7 +83,9 @@ pub fn error(body: &Value) -> Option<(String, String)> {
 pub fn origin_of(body: &Value, pointer: &str) -> Origin {
     let parts: Vec<&str> = pointer.trim_start_matches('/').split('/').collect();
     let ["messages", index, rest @ ..] = parts.as_slice() else { return Origin::System };
-    let Some(message) = index.parse::<usize>().ok().and_then(|i| body["messages"].get(i)) else { return Origin::System };
+    let Some(message) = index.parse::<usize>().ok().and_then(|i| body["messages"].get(i)) else {
+        return Origin::System;
+    };
     let block_type = match rest {
         ["content", block, ..] => block.parse::<usize>().ok().and_then(|b| message["content"][b]["type"].as_str()),
         _ => None,
@@ -111,9 +113,18 @@ mod tests {
                 Message::User { text: "restart lnd".into() },
                 Message::Assistant {
                     text: String::new(),
-                    tool_calls: vec![ToolCall { id: "toolu_1".into(), name: "package_restart".into(), arguments: Ok(json!({"id":"lnd"})) }],
+                    tool_calls: vec![ToolCall {
+                        id: "toolu_1".into(),
+                        name: "package_restart".into(),
+                        arguments: Ok(json!({"id":"lnd"})),
+                    }],
                 },
-                Message::ToolResult { call_id: "toolu_1".into(), name: "package_restart".into(), content: "ok".into(), is_error: false },
+                Message::ToolResult {
+                    call_id: "toolu_1".into(),
+                    name: "package_restart".into(),
+                    content: "ok".into(),
+                    is_error: false,
+                },
                 Message::User { text: "thanks".into() },
             ],
             tools: vec![],

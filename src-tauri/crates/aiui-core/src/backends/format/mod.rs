@@ -25,7 +25,9 @@ pub(crate) fn string_arguments(raw: &str) -> Result<Value, MalformedArguments> {
     let malformed = |reason: String| MalformedArguments { reason, raw: raw.to_owned() };
     match serde_json::from_str::<Value>(raw) {
         Ok(Value::Object(map)) => Ok(Value::Object(map)),
-        Ok(Value::String(_)) => Err(malformed("the arguments are JSON-encoded twice (a string inside a string)".into())),
+        Ok(Value::String(_)) => {
+            Err(malformed("the arguments are JSON-encoded twice (a string inside a string)".into()))
+        }
         Ok(other) => Err(malformed(format!("expected a JSON object, got {}", kind_of(&other)))),
         Err(e) => Err(malformed(format!("not valid JSON ({e})"))),
     }

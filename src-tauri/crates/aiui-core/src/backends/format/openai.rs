@@ -73,7 +73,6 @@ pub fn origin_of(body: &Value, pointer: &str) -> Origin {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -84,7 +83,12 @@ mod tests {
     fn tool_results_echo_the_call_id() {
         let req = ChatRequest {
             system: "s".into(),
-            messages: vec![Message::ToolResult { call_id: "call_9".into(), name: "n".into(), content: "c".into(), is_error: false }],
+            messages: vec![Message::ToolResult {
+                call_id: "call_9".into(),
+                name: "n".into(),
+                content: "c".into(),
+                is_error: false,
+            }],
             tools: vec![],
             max_tokens: 256,
         };
