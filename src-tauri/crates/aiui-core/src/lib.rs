@@ -19,8 +19,5 @@ pub use secret::Secret;
 
 /// Milliseconds since the Unix epoch, the one timestamp format of the audit log, the store and the gate.
 pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or_default()
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or_default()
 }
