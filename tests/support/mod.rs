@@ -2,6 +2,7 @@
 
 pub mod assistant;
 pub mod capture;
+pub mod mint;
 pub mod wire;
 
 use std::net::SocketAddr;

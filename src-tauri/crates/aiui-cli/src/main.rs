@@ -3,11 +3,13 @@
 // A command-line tool's output is its interface; printing is the point here, unlike in the libraries.
 #![allow(clippy::print_stdout)]
 
+mod budget;
 mod chat;
 mod demo;
 mod doctor;
 mod render;
 mod screen;
+mod wallet;
 
 use std::process::ExitCode;
 
@@ -30,10 +32,14 @@ enum Command {
     /// Start a simulated node on this machine and run `doctor` against it: the quickest look at AIUI.
     Demo(demo::Args),
     /// Talk to the assistant about a node in this terminal. Actions are confirmed here, default No.
-    Chat(chat::Args),
+    Chat(Box<chat::Args>),
     /// Read text (or a JSON request body) on stdin and print exactly what a cloud backend would receive, then
     /// what was redacted or blocked and why. Exits non-zero when it would be blocked.
     Screen(screen::Args),
+    /// Show or change the assistant's allowance (the operator API; the chat can never change it).
+    Budget(budget::Args),
+    /// The assistant's Cashu wallet: balance, receive a token, fund by Lightning, reconcile payments in flight.
+    Wallet(wallet::Args),
 }
 
 fn main() -> ExitCode {
@@ -53,8 +59,10 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Doctor(args) => doctor::run(args).await,
             Command::Demo(args) => demo::run(args).await,
-            Command::Chat(args) => chat::run(args).await,
+            Command::Chat(args) => chat::run(*args).await,
             Command::Screen(args) => screen::run(args),
+            Command::Budget(args) => budget::run(args),
+            Command::Wallet(args) => wallet::run(args).await,
         }
     });
     match result {

@@ -5,11 +5,13 @@
 
 pub mod agent;
 pub mod backends;
+pub mod budget;
 pub mod egress;
 pub mod gate;
 pub mod net;
 pub mod node;
 pub mod paths;
+pub mod pay;
 pub mod secret;
 pub mod secrets;
 pub mod store;

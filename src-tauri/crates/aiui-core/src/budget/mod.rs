@@ -1,0 +1,153 @@
+//! The assistant's prepaid allowance: the ceiling on what a paid leg may spend is arithmetic over operator config.
+//!
+//! Only the operator writes it ([`BudgetStore::set`], exposed on trusted surfaces and `aiui-cli budget set`). A turn
+//! reads a [`PaymentPolicy`] at its start, every paid step [`BudgetStore::reserve`]s its maximum cost atomically,
+//! and settles or releases the reservation when the outcome is known. Nothing the model says reaches this module.
+
+mod period;
+mod store;
+#[cfg(test)]
+mod tests;
+
+use serde::{Deserialize, Serialize};
+
+pub use period::Period;
+pub use store::{BudgetStore, Clock, normalize_mint_url};
+
+/// What `budget-get` reports: the allowance, this period's spend and reservations, and what is left.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BudgetReport {
+    pub allowance_sats: u64,
+    pub period: Period,
+    /// When the current period began (ms since the Unix epoch).
+    pub period_start_ms: i64,
+    /// When the allowance next renews; `None` for [`Period::Never`].
+    pub renews_at_ms: Option<i64>,
+    pub spent_sats: u64,
+    pub reserved_sats: u64,
+    pub remaining_sats: u64,
+    pub accepted_mints: Vec<String>,
+    pub notice_80_sent: bool,
+}
+
+/// An operator's change to the budget; `None` fields stay as they are.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BudgetUpdate {
+    pub allowance_sats: Option<u64>,
+    pub period: Option<Period>,
+    pub accepted_mints: Option<Vec<String>>,
+}
+
+/// Why the budget could not be read or written. The message says what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum BudgetError {
+    #[error("could not read the budget file {path}: {source}")]
+    Read { path: String, source: std::io::Error },
+    #[error("the budget file {path} is damaged ({reason}); fix or remove it and set the budget again")]
+    Corrupt { path: String, reason: String },
+    #[error("could not save the budget to {path}: {source}. Nothing was changed")]
+    Write { path: String, source: std::io::Error },
+    #[error("invalid budget setting: {0}")]
+    Invalid(String),
+}
+
+/// What a turn may spend, fixed at the turn's start from operator config only. A zero allowance affords nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentPolicy {
+    pub allowance_sats: u64,
+    /// What was left of the allowance when the turn began: an upper bound, never a promise (other turns spend too).
+    pub remaining_sats: u64,
+    pub accepted_mints: Vec<String>,
+}
+
+impl PaymentPolicy {
+    /// A policy that affords nothing: what a turn gets when no budget is configured.
+    pub fn nothing() -> Self {
+        Self { allowance_sats: 0, remaining_sats: 0, accepted_mints: Vec::new() }
+    }
+
+    /// Whether a paid step costing `price_sats` is worth trying at all. Reserving is still the real check.
+    pub fn affords(&self, price_sats: u64) -> bool {
+        self.allowance_sats > 0 && price_sats > 0 && price_sats <= self.remaining_sats
+    }
+
+    /// The same policy accepting only mints also in `allowed` (e.g. the node's `streaming.list-mints`).
+    pub fn restricted_to(&self, allowed: &[String]) -> Self {
+        let allowed: Vec<String> = allowed.iter().filter_map(|m| normalize_mint_url(m)).collect();
+        let accepted_mints = self
+            .accepted_mints
+            .iter()
+            .filter(|m| normalize_mint_url(m).is_some_and(|m| allowed.contains(&m)))
+            .cloned()
+            .collect();
+        Self { accepted_mints, ..self.clone() }
+    }
+
+    /// Whether any paid leg is worth considering: a selector skips paid backends when this is false.
+    pub fn allows_paid(&self) -> bool {
+        self.allowance_sats > 0 && self.remaining_sats > 0 && !self.accepted_mints.is_empty()
+    }
+}
+
+/// Sats set aside for one paid step. Not `Clone`: it is settled or released exactly once.
+#[derive(Debug, PartialEq, Eq)]
+#[must_use = "a reservation must be settled or released"]
+pub struct Reservation {
+    id: u64,
+    amount_sats: u64,
+}
+
+impl Reservation {
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    pub fn amount_sats(&self) -> u64 {
+        self.amount_sats
+    }
+}
+
+/// The result of settling: the one 80% notice of the period, when this settlement crossed it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Settled {
+    pub notice: Option<String>,
+}
+
+/// The plain-language stop a turn ends with when a paid step cannot be paid for. It never suggests a retry.
+pub fn stop_message(report: &BudgetReport, price_sats: Option<u64>) -> String {
+    const TOP_UP: &str =
+        "The owner can raise or top up the allowance in AIUI's settings window (or with `aiui-cli budget set`).";
+    if report.allowance_sats == 0 {
+        return format!("Paid help is switched off: the assistant's allowance is 0 sats, so I stopped here. {TOP_UP}");
+    }
+    let renews = match report.period {
+        Period::Never => String::new(),
+        p => format!(" It renews {}.", p.as_str()),
+    };
+    if report.remaining_sats == 0 {
+        return format!(
+            "The assistant's allowance of {} sats is used up ({} spent, {} held for requests in progress), so I \
+             stopped here.{renews} {TOP_UP}",
+            report.allowance_sats, report.spent_sats, report.reserved_sats
+        );
+    }
+    match price_sats {
+        Some(price) => format!(
+            "This request could cost up to {price} sats, but only {} of the {}-sat allowance remain, so I stopped \
+             here.{renews} {TOP_UP}",
+            report.remaining_sats, report.allowance_sats
+        ),
+        None => format!(
+            "I could not pay for this request, so I stopped here. {} of the {}-sat allowance remain.{renews} {TOP_UP}",
+            report.remaining_sats, report.allowance_sats
+        ),
+    }
+}
+
+/// The owner notice sent once per period when settled spend reaches 80% of the allowance.
+pub(crate) fn notice_80(allowance: u64, spent: u64) -> String {
+    format!(
+        "The assistant has spent {spent} of its {allowance}-sat allowance (80% or more). Paid requests stop when it \
+         runs out; the owner can top it up in AIUI's settings window."
+    )
+}

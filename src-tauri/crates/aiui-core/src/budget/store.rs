@@ -1,0 +1,336 @@
+//! `BudgetStore`: the persisted allowance, the atomic reserve/settle/release arithmetic, and period renewal.
+//!
+//! The state is one small JSON file, written atomically (temp file, fsync, rename, fsync of the directory) under
+//! the same lock that guards the arithmetic, so the file never shows a state the process did not hold, and a failed
+//! write leaves both the file and the in-memory state as they were.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde::{Deserialize, Serialize};
+
+use super::{BudgetError, BudgetReport, BudgetUpdate, PaymentPolicy, Period, Reservation, Settled, notice_80};
+
+/// Milliseconds since the Unix epoch. Injectable so tests can cross period boundaries.
+pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct ReservationRecord {
+    amount_sats: u64,
+    /// The process that made it: reservations of an earlier process that no ledger entry claims are orphans.
+    session: String,
+    created_ms: i64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct State {
+    allowance_sats: u64,
+    period: Period,
+    /// When the owner last set the period: renewals count from here.
+    period_origin_ms: i64,
+    period_start_ms: i64,
+    spent_sats: u64,
+    notice_80_sent: bool,
+    accepted_mints: Vec<String>,
+    next_reservation: u64,
+    reservations: BTreeMap<u64, ReservationRecord>,
+}
+
+impl State {
+    fn new(now: i64) -> Self {
+        Self {
+            allowance_sats: 0,
+            period: Period::Never,
+            period_origin_ms: now,
+            period_start_ms: now,
+            spent_sats: 0,
+            notice_80_sent: false,
+            accepted_mints: Vec::new(),
+            next_reservation: 1,
+            reservations: BTreeMap::new(),
+        }
+    }
+
+    fn reserved(&self) -> u64 {
+        self.reservations.values().map(|r| r.amount_sats).sum()
+    }
+
+    /// Starts a new period when the clock has passed the current one's end. Reservations carry over.
+    fn roll(&mut self, now: i64) {
+        let start = self.period.current_start(self.period_start_ms.max(self.period_origin_ms), now);
+        if start != self.period_start_ms && start > self.period_start_ms {
+            self.period_start_ms = start;
+            self.spent_sats = 0;
+            self.notice_80_sent = false;
+        }
+    }
+
+    fn report(&self) -> BudgetReport {
+        let reserved = self.reserved();
+        BudgetReport {
+            allowance_sats: self.allowance_sats,
+            period: self.period,
+            period_start_ms: self.period_start_ms,
+            renews_at_ms: self.period.next_start(self.period_start_ms),
+            spent_sats: self.spent_sats,
+            reserved_sats: reserved,
+            remaining_sats: self.allowance_sats.saturating_sub(self.spent_sats.saturating_add(reserved)),
+            accepted_mints: self.accepted_mints.clone(),
+            notice_80_sent: self.notice_80_sent,
+        }
+    }
+}
+
+/// The persisted budget. `Send + Sync`; share it behind an `Arc`.
+pub struct BudgetStore {
+    path: PathBuf,
+    state: Mutex<State>,
+    clock: Clock,
+    session: String,
+}
+
+impl std::fmt::Debug for BudgetStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BudgetStore").field("path", &self.path).finish_non_exhaustive()
+    }
+}
+
+impl BudgetStore {
+    /// Opens the budget at `path` (usually `<data dir>/budget.json`). A missing file is a zero allowance: paid legs
+    /// stay off until the owner sets one.
+    pub fn open(path: &Path) -> Result<Self, BudgetError> {
+        let clock: Clock = Arc::new(crate::now_ms);
+        let state = match std::fs::read(path) {
+            Ok(bytes) => serde_json::from_slice(&bytes)
+                .map_err(|e| BudgetError::Corrupt { path: path.display().to_string(), reason: e.to_string() })?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => State::new(clock()),
+            Err(source) => return Err(BudgetError::Read { path: path.display().to_string(), source }),
+        };
+        let session = hex::encode(rand::random::<[u8; 8]>());
+        Ok(Self { path: path.to_owned(), state: Mutex::new(state), clock, session })
+    }
+
+    /// Replaces the clock (tests). Takes effect for every later call.
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock cannot leave half-done arithmetic: every change is computed on a copy
+        // and swapped in whole, so the poisoned value is still a consistent state.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// `budget-get`: the allowance, spent, reserved and remaining in the current period.
+    pub fn get(&self) -> BudgetReport {
+        let mut state = self.lock();
+        state.roll((self.clock)());
+        state.report()
+    }
+
+    /// The operator API: the only way the allowance, period or accepted mints change. Call it only from a trusted
+    /// surface or the CLI, never from the chat window or with anything a model produced.
+    pub fn set(&self, update: BudgetUpdate) -> Result<BudgetReport, BudgetError> {
+        let now = (self.clock)();
+        let mut state = self.lock();
+        state.roll(now);
+        let mut next = state.clone();
+        if let Some(allowance) = update.allowance_sats {
+            next.allowance_sats = allowance;
+        }
+        if let Some(period) = update.period
+            && period != next.period
+        {
+            // NWC-style: a new period schedule starts now; what was spent in this period still counts.
+            next.period = period;
+            next.period_origin_ms = now;
+            next.period_start_ms = now;
+        }
+        if let Some(mints) = update.accepted_mints {
+            let mut normalized = Vec::new();
+            for mint in mints {
+                let url = normalize_mint_url(&mint).ok_or_else(|| {
+                    BudgetError::Invalid(format!("{mint:?} is not a mint URL (expected https://… or http://…)"))
+                })?;
+                if !normalized.contains(&url) {
+                    normalized.push(url);
+                }
+            }
+            next.accepted_mints = normalized;
+        }
+        if next.allowance_sats > 0 && !reached_80(next.spent_sats, next.allowance_sats) {
+            // A raised allowance re-arms the 80% notice for this period.
+            next.notice_80_sent = false;
+        }
+        self.persist(&next)?;
+        *state = next;
+        Ok(state.report())
+    }
+
+    /// The policy a turn runs under, built from operator config only.
+    pub fn payment_policy(&self) -> PaymentPolicy {
+        let report = self.get();
+        PaymentPolicy {
+            allowance_sats: report.allowance_sats,
+            remaining_sats: report.remaining_sats,
+            accepted_mints: report.accepted_mints,
+        }
+    }
+
+    /// Sets aside `price_sats` if `spent + reserved + price <= allowance`, atomically across concurrent turns. The
+    /// allowance is the smaller of the store's current one and the policy's. `None` when it does not fit, when the
+    /// price is zero, or when the reservation could not be saved.
+    pub fn reserve(&self, policy: &PaymentPolicy, price_sats: u64) -> Option<Reservation> {
+        if price_sats == 0 || policy.allowance_sats == 0 {
+            return None;
+        }
+        let now = (self.clock)();
+        let mut state = self.lock();
+        state.roll(now);
+        let cap = state.allowance_sats.min(policy.allowance_sats);
+        let committed = state.spent_sats.checked_add(state.reserved())?.checked_add(price_sats)?;
+        if committed > cap {
+            return None;
+        }
+        let mut next = state.clone();
+        let id = next.next_reservation;
+        next.next_reservation += 1;
+        next.reservations
+            .insert(id, ReservationRecord { amount_sats: price_sats, session: self.session.clone(), created_ms: now });
+        if let Err(e) = self.persist(&next) {
+            tracing::error!(error = %e, "budget: could not save a reservation; the paid step will not run");
+            return None;
+        }
+        *state = next;
+        Some(Reservation { id, amount_sats: price_sats })
+    }
+
+    /// Grows a reservation by `extra_sats` (fees learned after reserving) under the same ceiling. `false` leaves it
+    /// as it was.
+    pub fn extend(&self, policy: &PaymentPolicy, reservation: &mut Reservation, extra_sats: u64) -> bool {
+        if extra_sats == 0 {
+            return true;
+        }
+        let mut state = self.lock();
+        state.roll((self.clock)());
+        let cap = state.allowance_sats.min(policy.allowance_sats);
+        let Some(committed) = state.spent_sats.checked_add(state.reserved()).and_then(|c| c.checked_add(extra_sats))
+        else {
+            return false;
+        };
+        if committed > cap || !state.reservations.contains_key(&reservation.id) {
+            return false;
+        }
+        let mut next = state.clone();
+        if let Some(record) = next.reservations.get_mut(&reservation.id) {
+            record.amount_sats += extra_sats;
+        }
+        if self.persist(&next).is_err() {
+            return false;
+        }
+        *state = next;
+        reservation.amount_sats += extra_sats;
+        true
+    }
+
+    /// Turns a reservation into spend: `spent += actual`, and the rest of the reservation is freed. Returns the
+    /// period's one 80% notice when this settlement crossed it.
+    pub fn settle(&self, reservation: Reservation, actual_sats: u64) -> Settled {
+        if actual_sats > reservation.amount_sats {
+            // Cannot happen through `Payments` (a token is never worth more than its reservation); the sats are gone
+            // either way, so they are counted rather than hidden.
+            tracing::warn!(
+                reserved = reservation.amount_sats,
+                actual = actual_sats,
+                "budget: settled above reservation"
+            );
+        }
+        let mut state = self.lock();
+        state.roll((self.clock)());
+        let mut next = state.clone();
+        next.reservations.remove(&reservation.id);
+        next.spent_sats = next.spent_sats.saturating_add(actual_sats);
+        let mut notice = None;
+        if !next.notice_80_sent && next.allowance_sats > 0 && reached_80(next.spent_sats, next.allowance_sats) {
+            next.notice_80_sent = true;
+            notice = Some(notice_80(next.allowance_sats, next.spent_sats));
+        }
+        self.commit_best_effort(&mut state, next);
+        Settled { notice }
+    }
+
+    /// Frees a reservation with nothing spent (refund, reclaim, a step that never paid).
+    pub fn release(&self, reservation: Reservation) {
+        let mut state = self.lock();
+        let mut next = state.clone();
+        next.reservations.remove(&reservation.id);
+        self.commit_best_effort(&mut state, next);
+    }
+
+    /// A persisted reservation by id, for settling an in-flight payment after a restart.
+    pub fn recover(&self, id: u64) -> Option<Reservation> {
+        let state = self.lock();
+        state.reservations.get(&id).map(|r| Reservation { id, amount_sats: r.amount_sats })
+    }
+
+    /// Reservations made by an earlier process (ids), candidates for release when no ledger entry holds them.
+    pub fn earlier_sessions_reservations(&self) -> Vec<u64> {
+        let state = self.lock();
+        state.reservations.iter().filter(|(_, r)| r.session != self.session).map(|(id, _)| *id).collect()
+    }
+
+    /// Settle and release cannot fail for the caller: the payment outcome already happened. If saving fails, the
+    /// in-memory state still moves (so no sats are double-counted in this process) and the next write retries.
+    fn commit_best_effort(&self, state: &mut State, next: State) {
+        if let Err(e) = self.persist(&next) {
+            tracing::error!(error = %e, "budget: could not save; kept in memory and retried on the next change");
+        }
+        *state = next;
+    }
+
+    fn persist(&self, state: &State) -> Result<(), BudgetError> {
+        let bytes = serde_json::to_vec_pretty(state).map_err(|e| BudgetError::Invalid(e.to_string()))?;
+        write_atomic(&self.path, &bytes)
+            .map_err(|source| BudgetError::Write { path: self.path.display().to_string(), source })
+    }
+}
+
+/// Whether `spent` is at least 80% of `allowance`, in u128 so no allowance can overflow it.
+fn reached_80(spent: u64, allowance: u64) -> bool {
+    u128::from(spent) * 5 >= u128::from(allowance) * 4
+}
+
+/// Writes `bytes` to `path` so that a crash or a full disk leaves either the old file or the new one.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        std::fs::File::open(dir)?.sync_all()
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// A mint URL in one canonical spelling (lowercase scheme and host, no trailing slash), or `None` if it is not an
+/// http(s) URL. The accepted list and provider lists are compared in this form.
+pub fn normalize_mint_url(raw: &str) -> Option<String> {
+    let url = url::Url::parse(raw.trim()).ok()?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+        return None;
+    }
+    Some(url.as_str().trim_end_matches('/').to_owned())
+}

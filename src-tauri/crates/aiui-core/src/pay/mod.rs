@@ -1,0 +1,142 @@
+//! Paying with Cashu: the cdk wallet, the ledger that never loses a sat, and `Payments`, what a paid leg uses.
+//!
+//! Cashu is never hand-rolled here: tokens are built, received, reclaimed and checked (NUT-07) by cdk. Tokens and
+//! the seed live only in [`Secret`]s and are never logged.
+//!
+//! The conservation invariant, checked by [`Payments::conservation`]:
+//! `wallet balance + settled spend + in-flight + fees == everything ever received`, where
+//! - *received* is what came in from outside (minted invoices, pasted tokens), as credited by the mint;
+//! - *settled spend* is, per payment, the token's face value minus the face value of the change or refund;
+//! - *in-flight* is the face value of tokens whose outcome is not known yet;
+//! - *fees* are what mints kept: the swap fee of building a token, and the input fee of receiving change, a refund
+//!   or a reclaimed token (face value minus what was credited). They are counted on their own so the sum is exact.
+
+mod ledger;
+mod payments;
+#[cfg(test)]
+mod tests;
+mod wallet;
+
+pub use ledger::{LedgerEntry, PaymentState};
+pub use payments::Payments;
+pub use wallet::{Wallet, WalletOptions};
+
+use crate::Secret;
+
+/// Why a wallet operation failed. `auto_pay_token` turns every one of these into `None`.
+#[derive(Debug, thiserror::Error)]
+pub enum PayError {
+    #[error(
+        "the wallet seed is missing from the keyring but a wallet exists in the data dir; restore the seed words \
+             into the keyring (or move the wallet aside) before opening it"
+    )]
+    SeedMissing,
+    #[error("wallet seed: {0}")]
+    Seed(String),
+    #[error("keyring: {0}")]
+    Keyring(String),
+    #[error("wallet store: {0}")]
+    Store(String),
+    #[error("could not write the payment ledger: {0}. No token left the wallet")]
+    Ledger(String),
+    #[error("not a usable Cashu token: {0}")]
+    InvalidToken(String),
+    #[error("not a mint URL: {0}")]
+    InvalidMint(String),
+    #[error("the mint {mint} could not be reached: {reason}")]
+    MintUnreachable { mint: String, reason: String },
+    #[error("the mint {mint} refused: {reason}")]
+    Mint { mint: String, reason: String },
+    #[error("not enough ecash at an accepted mint for {needed} sats")]
+    InsufficientFunds { needed: u64 },
+    #[error("no mint is both accepted by the owner and listed by the provider")]
+    NoCommonMint,
+    #[error("the mint's fee would take the payment over the allowance")]
+    OverBudget,
+    #[error("the token would span several keysets, which providers reject")]
+    MultiKeyset,
+    #[error("the token was already redeemed at the mint")]
+    AlreadySpent,
+    #[error("timed out waiting for the mint")]
+    Timeout,
+    #[error("no open payment {0} in the ledger")]
+    UnknownPayment(String),
+}
+
+/// Maps a cdk error to what callers can act on. cdk's messages carry amounts and ids, never proof secrets.
+pub(crate) fn classify(mint: &str, error: cdk::Error) -> PayError {
+    match error {
+        cdk::Error::HttpError(..) => PayError::MintUnreachable { mint: mint.to_owned(), reason: error.to_string() },
+        cdk::Error::Timeout => PayError::Timeout,
+        cdk::Error::InsufficientFunds => PayError::InsufficientFunds { needed: 0 },
+        cdk::Error::TokenAlreadySpent => PayError::AlreadySpent,
+        other => PayError::Mint { mint: mint.to_owned(), reason: other.to_string() },
+    }
+}
+
+/// A Lightning invoice that mints ecash once paid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invoice {
+    pub bolt11: String,
+    pub quote_id: String,
+    pub mint: String,
+    pub amount_sats: u64,
+}
+
+/// A token's proofs as the mint sees them (NUT-07).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenState {
+    Unspent,
+    /// Some proofs are spent or being spent: not safe to reclaim, not yet gone.
+    Pending,
+    Spent,
+}
+
+/// A token handed to a provider. It is in the ledger as in-flight before this value exists.
+#[derive(Debug, Clone)]
+pub struct Payment {
+    pub id: String,
+    pub token: Secret<String>,
+    pub mint: String,
+    /// The token's face value (the price plus the fee the provider pays to redeem it, if the mint charges one).
+    pub amount_sats: u64,
+}
+
+/// The conservation sums; [`Conservation::holds`] is the invariant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Conservation {
+    pub received_total: u64,
+    pub wallet_balance: u64,
+    pub settled_spend: u64,
+    pub in_flight: u64,
+    pub fees: u64,
+}
+
+impl Conservation {
+    pub fn holds(&self) -> bool {
+        self.wallet_balance as u128 + self.settled_spend as u128 + self.in_flight as u128 + self.fees as u128
+            == self.received_total as u128
+    }
+}
+
+/// What `reconcile` did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReconcileReport {
+    /// Open payments looked at.
+    pub checked: usize,
+    /// Unspent tokens put back into the wallet, and their sats.
+    pub reclaimed: usize,
+    pub reclaimed_sats: u64,
+    /// Change or refunds that had been stored but not received, now received.
+    pub returned_received: usize,
+    /// Spent at the mint with no change: kept in flight for the provider-refund path.
+    pub spent_kept: usize,
+    /// Could not be checked (mint unreachable): kept in flight.
+    pub unreachable: usize,
+    /// Payments that never produced a token.
+    pub cancelled: usize,
+    /// Paid invoices minted now.
+    pub minted_sats: u64,
+    /// Reservations of an earlier run that no open payment held, released.
+    pub released_reservations: usize,
+}

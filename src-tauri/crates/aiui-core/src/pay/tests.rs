@@ -1,0 +1,62 @@
+//! Ledger bookkeeping without a mint: the conservation sums as payments move through their states.
+
+use super::ledger::{Ledger, LedgerEntry, PaymentState};
+use super::{Conservation, PayError};
+use crate::Secret;
+
+fn entry(id: &str, amount: u64, fees: u64) -> LedgerEntry {
+    LedgerEntry {
+        id: id.into(),
+        provider: "p".into(),
+        mint: "https://mint.example".into(),
+        amount_sats: amount,
+        token: None,
+        operation_id: "00000000-0000-0000-0000-000000000000".into(),
+        reservation: 1,
+        state: PaymentState::Pending,
+        spent_at_mint: false,
+        fees_sats: fees,
+        returned_token: None,
+    }
+}
+
+#[test]
+fn totals_follow_each_payment_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = Ledger::open(&dir.path().join("ledger.sqlite3")).unwrap();
+    ledger.record_inflow("mint", "https://mint.example", 100).unwrap();
+    ledger.insert_pending(&entry("a", 10, 1)).unwrap();
+    ledger.insert_pending(&entry("b", 20, 0)).unwrap();
+    ledger.insert_pending(&entry("c", 5, 1)).unwrap();
+    ledger.mark_in_flight("a", &Secret::from("cashuBtoken-a"), 10).unwrap();
+    ledger.mark_in_flight("b", &Secret::from("cashuBtoken-b"), 20).unwrap();
+    ledger.cancel("c").unwrap();
+    let t = ledger.totals().unwrap();
+    assert_eq!((t.received, t.in_flight, t.settled_spend, t.fees), (100, 30, 0, 1));
+    ledger.settle("a", 7, 1).unwrap();
+    ledger.store_returned("b", "cashuBrefund").unwrap();
+    let t = ledger.totals().unwrap();
+    assert_eq!((t.in_flight, t.settled_spend, t.fees), (20, 7, 2));
+    let open = ledger.unresolved().unwrap();
+    assert_eq!(open.len(), 1);
+    assert_eq!(open[0].state, PaymentState::InFlight);
+    assert_eq!(open[0].returned_token.as_ref().map(|t| t.expose().as_str()), Some("cashuBrefund"));
+    assert!(matches!(ledger.mark_in_flight("nope", &Secret::from("x"), 1), Err(PayError::Ledger(_))));
+    // The row's token is a secret even in Debug output.
+    assert!(!format!("{:?}", open[0]).contains("cashuBtoken-b"));
+}
+
+#[test]
+fn conservation_is_exact_including_fees() {
+    let c = |balance, settled, in_flight, fees| Conservation {
+        received_total: 100,
+        wallet_balance: balance,
+        settled_spend: settled,
+        in_flight,
+        fees,
+    };
+    assert!(c(70, 20, 8, 2).holds());
+    assert!(!c(70, 20, 8, 1).holds(), "a lost sat shows");
+    assert!(!c(71, 20, 8, 2).holds(), "a created sat shows");
+    assert!(!c(u64::MAX, u64::MAX, 0, 0).holds(), "no overflow");
+}

@@ -1,0 +1,215 @@
+//! `Wallet`: AIUI's Cashu wallet, a thin layer over cdk's multi-mint `WalletRepository` with its SQLite store in the
+//! data dir and its seed in the OS keyring. Every sat that enters from outside is written to the ledger here.
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use cdk::amount::SplitTarget;
+use cdk::mint_url::MintUrl;
+use cdk::nuts::{CurrencyUnit, PaymentMethod, State, Token};
+use cdk::wallet::{ReceiveOptions, WalletRepository, WalletRepositoryBuilder};
+use zeroize::Zeroize;
+
+use super::ledger::Ledger;
+use super::{Invoice, PayError, TokenState, classify};
+use crate::Secret;
+use crate::secrets::{SecretName, Secrets};
+
+/// How the wallet talks to mints.
+#[derive(Debug, Clone)]
+pub struct WalletOptions {
+    /// Pace requests per mint host (cdk's default: a burst of 20, then 20 a minute), which keeps a wallet under
+    /// nutshell's rate limits. Tests against a loopback mint turn it off.
+    pub pace_requests: bool,
+}
+
+impl Default for WalletOptions {
+    fn default() -> Self {
+        Self { pace_requests: true }
+    }
+}
+
+/// The wallet. Cheap to share behind an `Arc`; all methods take `&self`.
+pub struct Wallet {
+    repo: WalletRepository,
+    ledger: Ledger,
+    data_dir: PathBuf,
+}
+
+impl std::fmt::Debug for Wallet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Wallet").field("data_dir", &self.data_dir).finish_non_exhaustive()
+    }
+}
+
+impl Wallet {
+    /// Opens (or creates) the wallet in `data_dir`: `wallet.sqlite3` (cdk) and `ledger.sqlite3` (AIUI's ledger).
+    /// The seed is read from `secrets`; a new wallet gets a new BIP-39 seed stored there first. An existing wallet
+    /// whose seed is missing is refused rather than silently given a new one. Reads the keyring synchronously.
+    pub async fn open(data_dir: &Path, secrets: &Secrets) -> Result<Self, PayError> {
+        Self::open_with(data_dir, secrets, WalletOptions::default()).await
+    }
+
+    pub async fn open_with(data_dir: &Path, secrets: &Secrets, options: WalletOptions) -> Result<Self, PayError> {
+        std::fs::create_dir_all(data_dir).map_err(|e| PayError::Store(format!("{}: {e}", data_dir.display())))?;
+        let db_path = data_dir.join("wallet.sqlite3");
+        let mut seed = load_or_create_seed(secrets, db_path.exists())?;
+        let localstore = cdk_sqlite::wallet::WalletSqliteDatabase::new(db_path.clone())
+            .await
+            .map_err(|e| PayError::Store(format!("{}: {e}", db_path.display())))?;
+        let mut builder = WalletRepositoryBuilder::new().localstore(Arc::new(localstore)).seed(seed);
+        seed.zeroize();
+        if !options.pace_requests {
+            builder = builder.with_rate_limiting_disabled();
+        }
+        let repo = builder.build().await.map_err(|e| PayError::Store(e.to_string()))?;
+        let ledger = Ledger::open(&data_dir.join("ledger.sqlite3"))?;
+        Ok(Self { repo, ledger, data_dir: data_dir.to_owned() })
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+
+    pub(crate) fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+
+    /// The cdk wallet for one mint (sat unit), created on first use without a network call.
+    pub(crate) async fn mint_wallet(&self, mint: &str) -> Result<cdk::Wallet, PayError> {
+        let url = MintUrl::from_str(mint).map_err(|e| PayError::InvalidMint(format!("{mint}: {e}")))?;
+        self.repo.get_or_create_wallet(url, CurrencyUnit::Sat, None).await.map_err(|e| classify(mint, e))
+    }
+
+    pub(crate) async fn cdk_wallets(&self) -> Vec<cdk::Wallet> {
+        self.repo.get_wallets().await
+    }
+
+    /// Balance per mint (unspent proofs only; tokens in flight are not in it).
+    pub async fn balances(&self) -> Result<Vec<(String, u64)>, PayError> {
+        let balances = self.repo.get_balances().await.map_err(|e| PayError::Store(e.to_string()))?;
+        Ok(balances
+            .into_iter()
+            .filter(|(key, _)| key.unit == CurrencyUnit::Sat)
+            .map(|(key, amount)| (key.mint_url.to_string(), amount.to_u64()))
+            .collect())
+    }
+
+    pub async fn total_balance(&self) -> Result<u64, PayError> {
+        Ok(self.balances().await?.iter().map(|(_, sats)| sats).sum())
+    }
+
+    /// Receives a pasted token from any mint into the wallet; the credited sats (after the mint's fee) are
+    /// recorded as received.
+    pub async fn receive(&self, token: &str) -> Result<u64, PayError> {
+        let (mint, credited, _face) = self.receive_inner(token).await?;
+        self.ledger.record_inflow("receive", &mint, credited)?;
+        tracing::info!(mint = %mint, sats = credited, "wallet: received a token");
+        Ok(credited)
+    }
+
+    /// Receives change or a refund: value coming back from a payment, not new money. Returns (credited, face).
+    pub(crate) async fn receive_returned(&self, token: &str) -> Result<(u64, u64), PayError> {
+        let (_mint, credited, face) = self.receive_inner(token).await?;
+        Ok((credited, face))
+    }
+
+    async fn receive_inner(&self, token: &str) -> Result<(String, u64, u64), PayError> {
+        let parsed = Token::from_str(token.trim()).map_err(|e| PayError::InvalidToken(e.to_string()))?;
+        if parsed.unit().unwrap_or_default() != CurrencyUnit::Sat {
+            return Err(PayError::InvalidToken("only sat tokens are accepted".into()));
+        }
+        let mint = parsed.mint_url().map_err(|e| PayError::InvalidToken(e.to_string()))?.to_string();
+        let face = parsed.value().map_err(|e| PayError::InvalidToken(e.to_string()))?.to_u64();
+        let wallet = self.mint_wallet(&mint).await?;
+        let credited =
+            wallet.receive(token.trim(), ReceiveOptions::default()).await.map_err(|e| classify(&mint, e))?.to_u64();
+        Ok((mint, credited, face))
+    }
+
+    /// Asks `mint` for a Lightning invoice worth `amount_sats`; pay it, then call [`Wallet::wait_minted`].
+    pub async fn mint_invoice(&self, mint: &str, amount_sats: u64) -> Result<Invoice, PayError> {
+        let wallet = self.mint_wallet(mint).await?;
+        let quote = wallet
+            .mint_quote(PaymentMethod::BOLT11, Some(amount_sats.into()), None, None)
+            .await
+            .map_err(|e| classify(mint, e))?;
+        Ok(Invoice { bolt11: quote.request, quote_id: quote.id, mint: wallet.mint_url.to_string(), amount_sats })
+    }
+
+    /// Waits until the invoice of `quote_id` is paid, mints the ecash, and records it as received.
+    pub async fn wait_minted(&self, mint: &str, quote_id: &str, timeout: Duration) -> Result<u64, PayError> {
+        let wallet = self.mint_wallet(mint).await?;
+        let quote = wallet.check_mint_quote_status(quote_id).await.map_err(|e| classify(mint, e))?;
+        let proofs = wallet
+            .wait_and_mint_quote(quote, SplitTarget::default(), None, timeout)
+            .await
+            .map_err(|e| classify(mint, e))?;
+        let minted: u64 = proofs.iter().map(|p| p.amount.to_u64()).sum();
+        self.ledger.record_inflow("mint", &wallet.mint_url.to_string(), minted)?;
+        tracing::info!(mint = %wallet.mint_url, sats = minted, "wallet: minted");
+        Ok(minted)
+    }
+
+    /// Mints every paid invoice that was not minted yet (an earlier `wait_minted` that timed out), recording it.
+    pub async fn mint_paid_invoices(&self) -> Result<u64, PayError> {
+        let mut total = 0;
+        for wallet in self.repo.get_wallets().await {
+            let mint = wallet.mint_url.to_string();
+            let minted = wallet.mint_unissued_quotes().await.map_err(|e| classify(&mint, e))?.to_u64();
+            if minted > 0 {
+                self.ledger.record_inflow("mint", &mint, minted)?;
+                total += minted;
+            }
+        }
+        Ok(total)
+    }
+
+    /// NUT-07: asks the token's mint whether its proofs are spent.
+    pub async fn token_state(&self, token: &Secret<String>) -> Result<TokenState, PayError> {
+        let parsed = Token::from_str(token.expose()).map_err(|e| PayError::InvalidToken(e.to_string()))?;
+        let mint = parsed.mint_url().map_err(|e| PayError::InvalidToken(e.to_string()))?.to_string();
+        let wallet = self.mint_wallet(&mint).await?;
+        let keysets = wallet.keysets(Default::default()).await.map_err(|e| classify(&mint, e))?;
+        let infos: Vec<cdk::nuts::KeySetInfo> = keysets
+            .into_iter()
+            .map(|ks| cdk::nuts::KeySetInfo {
+                id: ks.id,
+                unit: ks.unit,
+                active: ks.active.unwrap_or(true),
+                input_fee_ppk: ks.input_fee_ppk,
+                final_expiry: ks.final_expiry,
+            })
+            .collect();
+        let proofs = parsed.proofs(&infos).map_err(|e| PayError::InvalidToken(e.to_string()))?;
+        let states = wallet.check_proofs_spent(proofs).await.map_err(|e| classify(&mint, e))?;
+        Ok(if states.iter().all(|s| s.state == State::Spent) {
+            TokenState::Spent
+        } else if states.iter().any(|s| s.state == State::Spent || s.state == State::Pending) {
+            TokenState::Pending
+        } else {
+            TokenState::Unspent
+        })
+    }
+}
+
+/// Reads the seed words from the keyring, or makes and stores new ones for a wallet that does not exist yet.
+fn load_or_create_seed(secrets: &Secrets, wallet_exists: bool) -> Result<[u8; 64], PayError> {
+    let words = match secrets.get(SecretName::WalletSeed).map_err(|e| PayError::Keyring(e.to_string()))? {
+        Some(words) => words,
+        None if wallet_exists => return Err(PayError::SeedMissing),
+        None => {
+            let mut entropy = rand::random::<[u8; 32]>();
+            let mnemonic = bip39::Mnemonic::from_entropy(&entropy).map_err(|e| PayError::Seed(e.to_string()));
+            entropy.zeroize();
+            let words = Secret::new(mnemonic?.to_string());
+            secrets.set(SecretName::WalletSeed, &words).map_err(|e| PayError::Keyring(e.to_string()))?;
+            words
+        }
+    };
+    let mnemonic = bip39::Mnemonic::parse(words.expose().as_str())
+        .map_err(|_| PayError::Seed("the stored wallet seed is not a valid BIP-39 phrase".into()))?;
+    Ok(mnemonic.to_seed(""))
+}

@@ -1,0 +1,95 @@
+//! The prepaid allowance end to end: `Payments` over a real cdk mint (fake Lightning) on loopback, with a stand-in
+//! provider that redeems tokens and returns change or refunds the way Routstr does.
+
+mod ledger;
+mod secrets;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use aiui_core::budget::{BudgetStore, BudgetUpdate, Period};
+use aiui_core::pay::{Conservation, Payments, Wallet, WalletOptions};
+use aiui_core::secrets::Secrets;
+use cdk::amount::SplitTarget;
+use cdk::nuts::{CurrencyUnit, PaymentMethod};
+use cdk::wallet::{ReceiveOptions, SendOptions};
+
+use crate::support::mint::TestMint;
+
+/// Opens the wallet, ledger and budget in `dir`, as the app does at startup.
+pub async fn open(dir: &Path, secrets: &Secrets) -> Payments {
+    let wallet =
+        Wallet::open_with(dir, secrets, WalletOptions { pace_requests: false }).await.expect("the wallet opens");
+    let budget = BudgetStore::open(&dir.join("budget.json")).expect("the budget opens");
+    Payments::new(Arc::new(wallet), Arc::new(budget))
+}
+
+/// A wallet funded with `funded` sats from `mint`, an allowance of `allowance` sats accepting that mint.
+pub async fn funded(mint: &TestMint, dir: &Path, secrets: &Secrets, funded: u64, allowance: u64) -> Payments {
+    let payments = open(dir, secrets).await;
+    payments
+        .budget()
+        .set(BudgetUpdate {
+            allowance_sats: Some(allowance),
+            period: Some(Period::Monthly),
+            accepted_mints: Some(vec![mint.url()]),
+        })
+        .expect("the operator sets the budget");
+    if funded > 0 {
+        let invoice = payments.wallet().mint_invoice(&mint.url(), funded).await.expect("an invoice");
+        let minted = payments
+            .wallet()
+            .wait_minted(&mint.url(), &invoice.quote_id, Duration::from_secs(20))
+            .await
+            .expect("the fake backend pays and the wallet mints");
+        assert_eq!(minted, funded);
+    }
+    payments
+}
+
+/// Asserts the ledger invariant and returns the sums for further checks.
+#[track_caller]
+pub fn assert_conserved(c: Conservation) -> Conservation {
+    assert!(c.holds(), "balance + settled + in-flight + fees != received: {c:?}");
+    c
+}
+
+/// A stand-in provider: its own cdk wallet at the mint, redeeming tokens and sending change or refunds.
+pub struct Provider {
+    wallet: cdk::Wallet,
+}
+
+impl Provider {
+    pub async fn new(mint: &TestMint) -> Self {
+        let store = cdk_sqlite::wallet::memory::empty().await.expect("an in-memory provider wallet");
+        let seed: [u8; 64] = std::array::from_fn(|_| rand::random());
+        let wallet = cdk::wallet::WalletBuilder::new()
+            .mint_url(mint.url().parse().expect("the mint URL"))
+            .unit(CurrencyUnit::Sat)
+            .localstore(Arc::new(store))
+            .seed(seed)
+            .without_rate_limiting()
+            .build()
+            .expect("the provider wallet");
+        Self { wallet }
+    }
+
+    /// Redeems a token as Routstr does before forwarding a request.
+    pub async fn redeem(&self, token: &str) -> u64 {
+        self.wallet.receive(token, ReceiveOptions::default()).await.expect("the provider redeems").to_u64()
+    }
+
+    /// A token of `sats` from the provider's balance: change or a refund.
+    pub async fn pay_back(&self, sats: u64) -> String {
+        let prepared = self.wallet.prepare_send(sats.into(), SendOptions::default()).await.expect("provider send");
+        prepared.confirm(None).await.expect("provider token").to_string()
+    }
+
+    /// Funds the provider directly (for refunds larger than what it redeemed).
+    #[allow(dead_code)]
+    pub async fn fund(&self, sats: u64) {
+        let quote = self.wallet.mint_quote(PaymentMethod::BOLT11, Some(sats.into()), None, None).await.unwrap();
+        self.wallet.wait_and_mint_quote(quote, SplitTarget::default(), None, Duration::from_secs(20)).await.unwrap();
+    }
+}

@@ -1,0 +1,71 @@
+//! No token, seed word or proof secret appears in the tracing output of a whole pay/settle/reclaim/reconcile cycle,
+//! at TRACE level and for every target (cdk's and the in-process mint's included).
+
+use std::str::FromStr;
+
+use aiui_core::pay::Wallet;
+use aiui_core::secrets::{SecretName, Secrets};
+
+use super::{Provider, assert_conserved, funded};
+use crate::support::capture;
+use crate::support::mint::TestMint;
+
+/// The strings that must never be logged for one token: the token itself and each proof's secret.
+fn secrets_of(token: &str) -> Vec<String> {
+    let parsed = cdk::nuts::Token::from_str(token).expect("a token");
+    let mut out = vec![token.to_owned()];
+    out.extend(parsed.token_secrets().into_iter().map(|s| s.to_string()));
+    out
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn no_token_seed_or_proof_secret_is_logged() {
+    let captured = capture::global();
+    let mark = captured.mark();
+    let mint = TestMint::start().await;
+    let provider = Provider::new(&mint).await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&mint, dir.path(), &secrets, 90, 90).await;
+    let policy = payments.budget().payment_policy();
+    let mut forbidden = Vec::new();
+
+    // Paid with change.
+    let paid = payments.auto_pay_token(&policy, &[mint.url()], 9, "provider-a").await.expect("a token");
+    forbidden.extend(secrets_of(paid.token.expose()));
+    provider.redeem(paid.token.expose()).await;
+    let change = provider.pay_back(2).await;
+    forbidden.extend(secrets_of(&change));
+    payments.settle_with_change(&paid, Some(&change)).await.unwrap();
+
+    // Refused with 402, reclaimed.
+    let refused = payments.auto_pay_token(&policy, &[mint.url()], 5, "provider-a").await.expect("a token");
+    forbidden.extend(secrets_of(refused.token.expose()));
+    payments.reclaim(&refused).await.unwrap();
+
+    // Unknown outcome, reconciled after a restart; then an owner-pasted token is received.
+    let lost = payments.auto_pay_token(&policy, &[mint.url()], 4, "provider-a").await.expect("a token");
+    forbidden.extend(secrets_of(lost.token.expose()));
+    payments.keep_in_flight(&lost).await;
+    drop(payments);
+    let payments = super::open(dir.path(), &secrets).await;
+    payments.reconcile().await.unwrap();
+    let gift = provider.pay_back(3).await;
+    forbidden.extend(secrets_of(&gift));
+    payments.wallet().receive(&gift).await.unwrap();
+    assert_conserved(payments.conservation().await.unwrap());
+
+    // The seed words, each one long enough not to be an ordinary English word in a log line.
+    let words = secrets.get(SecretName::WalletSeed).unwrap().expect("the wallet stored its seed");
+    forbidden.push(words.expose().clone());
+    forbidden.extend(words.expose().split(' ').filter(|w| w.len() >= 8).map(str::to_owned));
+    // And every proof the wallet now holds.
+    let wallet: &Wallet = payments.wallet();
+    assert!(wallet.total_balance().await.unwrap() > 0);
+
+    let logs = captured.since(mark);
+    assert!(logs.contains("pay: token in flight"), "the cycle was logged at all");
+    for secret in &forbidden {
+        assert!(!logs.contains(secret.as_str()), "a secret ({} chars) appears in the logs", secret.len());
+    }
+}

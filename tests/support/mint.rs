@@ -1,0 +1,104 @@
+//! A real cdk mint in-process on 127.0.0.1:0: in-memory SQLite, the fake Lightning backend (invoices are paid at
+//! once), and cdk-axum's router with the bolt11 routes. A counting layer records every request, and a switch makes
+//! the mint answer 503 to everything ("down") without changing its URL, so a test can take it down and bring it back.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use axum::extract::{Request, State};
+use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use cdk::mint::{MintBuilder, MintMeltLimits};
+use cdk::nuts::{CurrencyUnit, PaymentMethod};
+use cdk::types::FeeReserve;
+use cdk_fake_wallet::FakeWallet;
+
+#[derive(Clone, Default)]
+struct Switch {
+    down: Arc<AtomicBool>,
+    requests: Arc<AtomicUsize>,
+}
+
+/// A running test mint. Dropping it stops serving.
+pub struct TestMint {
+    url: String,
+    switch: Switch,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for TestMint {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+impl TestMint {
+    /// A mint without input fees.
+    pub async fn start() -> Self {
+        Self::start_with_fee(0).await
+    }
+
+    /// A mint charging `input_fee_ppk` per input proof (nutshell's default is 100: at least 1 sat per swap).
+    pub async fn start_with_fee(input_fee_ppk: u64) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a loopback port for the mint");
+        let url = format!("http://{}", listener.local_addr().expect("the mint's address"));
+        let db = Arc::new(cdk_sqlite::mint::memory::empty().await.expect("an in-memory mint database"));
+        let mut builder = MintBuilder::new(db.clone());
+        let fee_reserve = FeeReserve { min_fee_reserve: 1.into(), percent_fee_reserve: 1.0 };
+        let lightning = FakeWallet::new(fee_reserve, HashMap::new(), HashSet::new(), 0, CurrencyUnit::Sat);
+        builder
+            .add_payment_processor(
+                CurrencyUnit::Sat,
+                PaymentMethod::BOLT11,
+                MintMeltLimits::new(1, 1_000_000),
+                Arc::new(lightning),
+            )
+            .await
+            .expect("the fake Lightning backend");
+        if input_fee_ppk > 0 {
+            builder.set_unit_fee(&CurrencyUnit::Sat, input_fee_ppk).expect("the unit fee");
+        }
+        let builder = builder.with_name("aiui test mint".into()).with_urls(vec![url.clone()]);
+        let seed: [u8; 32] = rand::random();
+        let mint = Arc::new(builder.build_with_seed(db, &seed).await.expect("the mint builds"));
+        // Without start(), the fake backend's "paid" notices never reach the mint.
+        mint.start().await.expect("the mint starts");
+        let switch = Switch::default();
+        let router = cdk_axum::create_mint_router(mint, vec!["bolt11".to_string()])
+            .await
+            .expect("the mint router")
+            .layer(axum::middleware::from_fn_with_state(switch.clone(), gate));
+        let server = tokio::spawn(async move {
+            let _ = axum::serve(listener, router).await;
+        });
+        Self { url, switch, server }
+    }
+
+    pub fn url(&self) -> String {
+        self.url.clone()
+    }
+
+    /// Requests the mint has seen (including refused ones while down).
+    pub fn requests(&self) -> usize {
+        self.switch.requests.load(Ordering::SeqCst)
+    }
+
+    /// From now on every request gets 503: the mint is unreachable for practical purposes.
+    pub fn take_down(&self) {
+        self.switch.down.store(true, Ordering::SeqCst);
+    }
+
+    pub fn bring_up(&self) {
+        self.switch.down.store(false, Ordering::SeqCst);
+    }
+}
+
+async fn gate(State(switch): State<Switch>, request: Request, next: Next) -> Response {
+    switch.requests.fetch_add(1, Ordering::SeqCst);
+    if switch.down.load(Ordering::SeqCst) {
+        return (StatusCode::SERVICE_UNAVAILABLE, "mint down (test)").into_response();
+    }
+    next.run(request).await
+}
