@@ -3,4 +3,5 @@
 mod assistant;
 mod budget;
 mod node_client;
+mod routstr;
 mod support;

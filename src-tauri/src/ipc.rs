@@ -74,6 +74,7 @@ fn stop_reason(reason: StopReason) -> &'static str {
         StopReason::NoBackend => "no_backend",
         StopReason::BackendFailed => "backend_failed",
         StopReason::NodeFailed => "node_failed",
+        StopReason::BudgetStop => "budget_stop",
     }
 }
 

@@ -9,9 +9,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use aiui_core::Secret;
-use aiui_core::backends::chain::{Chain, Leg};
+use aiui_core::backends::ChatRequest;
+use aiui_core::backends::chain::{Chain, Leg, TurnContext};
 use aiui_core::backends::claude::{Claude, ClaudeConfig};
 use aiui_core::backends::ollama::{Ollama, OllamaConfig};
+use aiui_core::budget::PaymentPolicy;
 use aiui_core::secrets::{SecretName, Secrets};
 
 const ROUNDS: usize = 200;
@@ -31,13 +33,15 @@ fn chain(ollama_url: &str) -> Chain {
 
 async fn row(name: &str, url: &str) {
     let chain = chain(url);
+    let request = ChatRequest { system: String::new(), messages: Vec::new(), tools: Vec::new(), max_tokens: 1 };
+    let context = TurnContext { policy: PaymentPolicy::nothing() };
     let start = Instant::now();
-    chain.select(0).await.expect("Claude is selectable");
+    chain.select(0, &request, &context).await.expect("Claude is selectable");
     let first = start.elapsed();
     let mut cached = Vec::with_capacity(ROUNDS);
     for _ in 0..ROUNDS {
         let start = Instant::now();
-        chain.select(0).await.expect("Claude is selectable");
+        chain.select(0, &request, &context).await.expect("Claude is selectable");
         cached.push(start.elapsed());
     }
     cached.sort();

@@ -64,7 +64,17 @@ pub async fn harness(legs: Legs) -> Harness {
 }
 
 pub async fn harness_with(chain: Chain, confirm_ttl: Duration) -> Harness {
-    let node = start(|_| {}).await;
+    harness_full(chain, confirm_ttl, None, |_| {}).await
+}
+
+/// A harness with an allowance, and a devnode set up by `tweak` (e.g. to list the test mint).
+pub async fn harness_full(
+    chain: Chain,
+    confirm_ttl: Duration,
+    budget: Option<Arc<aiui_core::budget::BudgetStore>>,
+    tweak: impl FnOnce(&mut archy_devnode::DevNodeConfig),
+) -> Harness {
+    let node = start(tweak).await;
     let data = tempfile::tempdir().unwrap();
     let client = Arc::new(client_for(&node.node, credentials(PASSWORD)));
     let gate = Arc::new(Gate::new(AuditLog::open(&data.path().join("audit.jsonl")).unwrap(), confirm_ttl));
@@ -72,7 +82,11 @@ pub async fn harness_with(chain: Chain, confirm_ttl: Duration) -> Harness {
     let conversation = store.create_conversation("test").unwrap();
     let known = vec![KnownSecret::new("node-password", PASSWORD), KnownSecret::new("anthropic-api-key", API_KEY)];
     let config = Arc::new(RwLock::new(OperatorConfig::default()));
-    let agent = Arc::new(Agent::new(client, chain, gate, store, config, known));
+    let mut agent = Agent::new(client, chain, gate, store, config, known);
+    if let Some(budget) = budget {
+        agent = agent.with_budget(budget);
+    }
+    let agent = Arc::new(agent);
     Harness { agent, node, data, conversation }
 }
 

@@ -3,6 +3,9 @@
 pub mod assistant;
 pub mod capture;
 pub mod mint;
+pub mod paid;
+pub mod provider;
+pub mod relay;
 pub mod wire;
 
 use std::net::SocketAddr;

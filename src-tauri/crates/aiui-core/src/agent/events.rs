@@ -40,4 +40,6 @@ pub enum StopReason {
     NoBackend,
     BackendFailed,
     NodeFailed,
+    /// The allowance cannot pay for the next paid step.
+    BudgetStop,
 }

@@ -14,8 +14,9 @@ use tokio::sync::mpsc::UnboundedSender;
 
 pub use events::{Event, StopReason};
 
-use crate::backends::chain::Chain;
+use crate::backends::chain::{Chain, TurnContext};
 use crate::backends::{BackendError, BackendId, ChatRequest, Message, ToolCall, Turn};
+use crate::budget::{BudgetStore, PaymentPolicy};
 use crate::egress::{KnownSecret, Screen};
 use crate::gate::{Gate, Proposal, Verdict};
 use crate::node::NodeClient;
@@ -75,6 +76,8 @@ pub struct Agent {
     pub gate: Arc<Gate>,
     pub store: Arc<Store>,
     pub config: Arc<RwLock<OperatorConfig>>,
+    /// The allowance; without one, paid legs are never selected.
+    pub budget: Option<Arc<BudgetStore>>,
     known_secrets: Vec<KnownSecret>,
     /// One screen per conversation, so an onion address gets the same placeholder in every turn.
     screens: Mutex<HashMap<ConversationId, Screen>>,
@@ -107,8 +110,35 @@ impl Agent {
             gate,
             store,
             config,
+            budget: None,
             known_secrets,
             screens: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Gives the loop an allowance to pay paid legs from. Only the operator writes it; the loop reads a policy
+    /// from it at the start of each turn.
+    pub fn with_budget(mut self, budget: Arc<BudgetStore>) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// The turn's payment policy: the operator's allowance, with accepted mints limited to those the node lists.
+    async fn payment_policy(&self) -> PaymentPolicy {
+        let Some(budget) = &self.budget else { return PaymentPolicy::nothing() };
+        let policy = budget.payment_policy();
+        if !policy.allows_paid() {
+            return policy;
+        }
+        match self.node.list_mints().await {
+            Ok(mints) => {
+                let listed: Vec<String> = mints.into_iter().map(|m| m.url).collect();
+                policy.restricted_to(&listed)
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "the node's mint list could not be read; paid legs are off for this turn");
+                policy.restricted_to(&[])
+            }
         }
     }
 
@@ -120,6 +150,7 @@ impl Agent {
         events: &UnboundedSender<Event>,
     ) -> Result<TurnOutcome, AgentError> {
         let config = self.config.read().unwrap_or_else(|p| p.into_inner()).clone();
+        let context = TurnContext { policy: self.payment_policy().await };
         let mut history = self.store.load(conversation)?.messages();
         let user = Message::User { text: text.to_owned() };
         history.push(user.clone());
@@ -134,13 +165,17 @@ impl Agent {
                 tools: self.registry.defs(&config.grants),
                 max_tokens: config.max_tokens,
             };
-            let turn = match self.step(conversation, &request, events).await {
+            let turn = match self.step(conversation, &request, &context, events).await {
                 Ok(turn) => turn,
                 Err(stop) => return self.stop(conversation, events, stop.0, stop.1, user_stored),
             };
             if !user_stored {
                 self.store.append_message(conversation, &user, None)?;
                 user_stored = true;
+            }
+            for notice in &turn.notices {
+                self.store.append_notice(conversation, notice)?;
+                emit(events, Event::Notice { text: notice.clone() });
             }
             let assistant = Message::Assistant { text: turn.text.clone(), tool_calls: turn.tool_calls.clone() };
             self.store.append_message(conversation, &assistant, Some(&turn.backend))?;
@@ -187,12 +222,13 @@ impl Agent {
         &self,
         conversation: &ConversationId,
         request: &ChatRequest,
+        context: &TurnContext,
         events: &UnboundedSender<Event>,
     ) -> Result<Turn, (StopReason, String)> {
         let mut from = 0;
         let mut failures: Vec<(String, String)> = Vec::new();
         loop {
-            let (index, id) = match self.chain.select(from).await {
+            let (index, id) = match self.chain.select(from, request, context).await {
                 Ok(found) => found,
                 Err(mut none) => {
                     failures.append(&mut none.reasons);
@@ -227,7 +263,7 @@ impl Agent {
                 }
             }
             emit(events, Event::BackendChosen { backend: id.clone() });
-            match leg.send(&id, body).await {
+            match leg.send(&id, body, context).await {
                 Ok(turn) if leg.is_cloud() => return Ok(self.reveal(conversation, turn)),
                 Ok(turn) => return Ok(turn),
                 Err(e) if e.falls_through() => {
@@ -236,6 +272,7 @@ impl Agent {
                     failures.push((leg.name().to_owned(), e.to_string()));
                     from = index + 1;
                 }
+                Err(BackendError::BudgetStop { message }) => return Err((StopReason::BudgetStop, message)),
                 Err(e) => return Err((StopReason::BackendFailed, backend_message(&e))),
             }
         }

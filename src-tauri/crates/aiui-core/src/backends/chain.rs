@@ -1,18 +1,28 @@
-//! The D-04 chain: local Ollama, then Claude, then (with its issue) Routstr. The selector walks it in order.
+//! The D-04 chain: local Ollama, then Claude, then Routstr. The selector walks it in order.
 
 use serde_json::Value;
 
 use super::claude::Claude;
 use super::ollama::Ollama;
+use super::routstr::Routstr;
 use super::{BackendError, BackendId, ChatRequest, Turn};
+use crate::budget::PaymentPolicy;
 use crate::egress::Origin;
 
-/// One leg of the chain. An enum rather than a trait object: the legs are a closed, ordered set, and adding the
-/// Routstr leg is one more variant and one more arm in each match below.
+/// One leg of the chain. An enum rather than a trait object: the legs are a closed, ordered set, and each
+/// leg is one variant and one arm in each match below.
 #[derive(Debug)]
 pub enum Leg {
     Local(Ollama),
     Claude(Claude),
+    /// Paid per request from the allowance; never considered when the turn's policy affords nothing.
+    Routstr(Box<Routstr>),
+}
+
+/// What a turn fixed at its start and every step reads: the payment policy, from operator config only.
+#[derive(Debug, Clone)]
+pub struct TurnContext {
+    pub policy: PaymentPolicy,
 }
 
 impl Leg {
@@ -20,6 +30,7 @@ impl Leg {
         match self {
             Self::Local(_) => "local model (Ollama)",
             Self::Claude(_) => "Claude",
+            Self::Routstr(_) => "Routstr",
         }
     }
 
@@ -27,14 +38,15 @@ impl Leg {
     pub fn is_cloud(&self) -> bool {
         match self {
             Self::Local(ollama) => ollama.is_cloud(),
-            Self::Claude(_) => true,
+            Self::Claude(_) | Self::Routstr(_) => true,
         }
     }
 
-    pub async fn check(&self) -> Result<BackendId, String> {
+    pub async fn check(&self, request: &ChatRequest, context: &TurnContext) -> Result<BackendId, String> {
         match self {
             Self::Local(ollama) => ollama.check().await,
             Self::Claude(claude) => claude.check().await,
+            Self::Routstr(routstr) => Box::pin(routstr.check(request, &context.policy)).await,
         }
     }
 
@@ -43,6 +55,7 @@ impl Leg {
         match self {
             Self::Local(ollama) => ollama.request_body(id, request),
             Self::Claude(claude) => claude.request_body(request),
+            Self::Routstr(routstr) => routstr.request_body(request),
         }
     }
 
@@ -51,13 +64,16 @@ impl Leg {
         match self {
             Self::Local(_) => Ollama::origin_of(body, pointer),
             Self::Claude(_) => Claude::origin_of(body, pointer),
+            Self::Routstr(_) => Routstr::origin_of(body, pointer),
         }
     }
 
-    pub async fn send(&self, id: &BackendId, body: Value) -> Result<Turn, BackendError> {
+    pub async fn send(&self, id: &BackendId, body: Value, context: &TurnContext) -> Result<Turn, BackendError> {
         match self {
             Self::Local(ollama) => ollama.send(id, body).await,
             Self::Claude(claude) => claude.send(body).await,
+            // Boxed: the paid path is a deep future, and it would otherwise inflate every caller's.
+            Self::Routstr(routstr) => Box::pin(routstr.send(id, body, &context.policy)).await,
         }
     }
 }
@@ -99,10 +115,15 @@ impl Chain {
 
     /// The first usable leg at or after `from`, in order. Each leg's check is cached by the leg itself, so a dead
     /// leg costs its timeout once per liveness period, not once per turn.
-    pub async fn select(&self, from: usize) -> Result<(usize, BackendId), NoBackend> {
+    pub async fn select(
+        &self,
+        from: usize,
+        request: &ChatRequest,
+        context: &TurnContext,
+    ) -> Result<(usize, BackendId), NoBackend> {
         let mut reasons = Vec::new();
         for (index, leg) in self.legs.iter().enumerate().skip(from) {
-            match leg.check().await {
+            match leg.check(request, context).await {
                 Ok(id) => return Ok((index, id)),
                 Err(reason) => {
                     tracing::debug!(leg = leg.name(), %reason, "leg skipped");

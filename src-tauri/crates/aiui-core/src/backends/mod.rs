@@ -7,6 +7,7 @@ pub mod chain;
 pub mod claude;
 pub mod format;
 pub mod ollama;
+pub mod routstr;
 
 use std::time::Duration;
 
@@ -110,6 +111,8 @@ pub struct Turn {
     pub tool_calls: Vec<ToolCall>,
     pub usage: Usage,
     pub backend: BackendId,
+    /// What the owner should hear about this step besides the answer (e.g. the allowance's 80% notice).
+    pub notices: Vec<String>,
 }
 
 /// Why a backend step failed. The loop branches on these: `Unavailable` hands the same step to the next leg.
@@ -129,6 +132,9 @@ pub enum BackendError {
     /// The conversation no longer fits the model's context window.
     #[error("the conversation is too long for {backend}")]
     ContextTooLong { backend: String },
+    /// The allowance cannot pay for this step. A designed stop: no retry, no other provider, no other price.
+    #[error("{message}")]
+    BudgetStop { message: String },
     /// The backend answered something that is not its wire format.
     #[error("{backend} answered something unexpected: {detail}")]
     Protocol { backend: String, detail: String },

@@ -93,6 +93,23 @@ pub fn client(spec: &ClientSpec) -> Result<OutboundClient, ClientBuildError> {
     Ok(OutboundClient { http, presented })
 }
 
+/// The same client, with every connection through a SOCKS5 proxy (Tor). Names are resolved by the proxy
+/// (`socks5h`), so an onion address never reaches our DNS.
+pub fn client_via_socks(spec: &ClientSpec, proxy: std::net::SocketAddr) -> Result<OutboundClient, ClientBuildError> {
+    install_crypto_provider();
+    let proxy = reqwest::Proxy::all(format!("socks5h://{proxy}")).map_err(|e| ClientBuildError(e.to_string()))?;
+    #[allow(clippy::disallowed_methods)] // This module is the one place allowed to build a reqwest client.
+    let http = reqwest::Client::builder()
+        .connect_timeout(spec.connect_timeout)
+        .timeout(spec.request_timeout)
+        .redirect(reqwest::redirect::Policy::none())
+        .proxy(proxy)
+        .user_agent(concat!("aiui/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| ClientBuildError(e.to_string()))?;
+    Ok(OutboundClient { http, presented: PresentedCert::default() })
+}
+
 /// A response body read up to a limit, so a hostile or broken peer cannot exhaust memory.
 #[derive(Debug, thiserror::Error)]
 pub enum BodyError {

@@ -11,6 +11,7 @@
 //! - *fees* are what mints kept: the swap fee of building a token, and the input fee of receiving change, a refund
 //!   or a reclaimed token (face value minus what was credited). They are counted on their own so the sum is exact.
 
+pub mod discovery;
 mod ledger;
 mod payments;
 #[cfg(test)]

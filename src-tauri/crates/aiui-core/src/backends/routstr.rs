@@ -1,0 +1,410 @@
+//! The Routstr leg: OpenAI-compatible providers found on Nostr, paid per request with Cashu via `X-Cashu`.
+//!
+//! Reached only after local Ollama and Claude, and only with a non-zero allowance. Every request carries
+//! `max_tokens = ROUTSTR_MAX_TOKENS` (without it a provider reserves for the model's whole window). The token
+//! comes from `Payments::auto_pay_token` — never built here — and every outcome of routstr.md §2/§7 ends in
+//! exactly one ledger verdict: change settled, token reclaimed, refund taken, or kept in flight for reconcile.
+
+mod probe;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use reqwest::header::HeaderValue;
+use serde_json::Value;
+
+pub use probe::{ModelPrice, ProbedProvider};
+
+use super::format::openai as wire;
+use super::{BackendError, BackendId, ChatRequest, Turn};
+use crate::budget::{PaymentPolicy, stop_message};
+use crate::egress::Origin;
+use crate::net::guard::AddressPolicy;
+use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
+use crate::pay::discovery::Discovery;
+use crate::pay::{Payment, Payments};
+
+/// The completion cap sent on every Routstr request; the reservation is priced for it.
+pub const ROUTSTR_MAX_TOKENS: u32 = 1024;
+/// The header that carries the payment out and the change back (routstr.md §2; `X-Cashu-Refund` does not exist).
+pub const CASHU_HEADER: &str = "X-Cashu";
+/// The SDK's safety margin over the provider's own reservation formula.
+const PRICE_MARGIN: f64 = 1.4;
+/// One sat for the input fee most providers' mints (nutshell, 100 ppk) charge to redeem.
+const REDEEM_FEE_SATS: u64 = 1;
+const MAX_REPLY_BYTES: usize = 4 * 1024 * 1024;
+const NAME: &str = "routstr";
+
+#[derive(Debug, Clone)]
+pub struct RoutstrConfig {
+    /// The model asked for, as providers advertise it (with or without a `vendor/` prefix).
+    pub model: String,
+    /// Only a test configuration allows private endpoints.
+    pub address_policy: AddressPolicy,
+    /// The Tor SOCKS5 proxy; when set, onion endpoints are preferred and reached through it.
+    pub tor_socks: Option<std::net::SocketAddr>,
+    pub request_timeout: Duration,
+    /// How often and how long to wait on a 425 from the refund endpoint before leaving the token for reconcile.
+    pub refund_attempts: u32,
+    pub refund_wait: Duration,
+    /// How long a provider's `/v1/info` + `/v1/models` answer is reused.
+    pub probe_ttl: Duration,
+}
+
+impl Default for RoutstrConfig {
+    fn default() -> Self {
+        Self {
+            model: "gpt-4o-mini".into(),
+            address_policy: AddressPolicy::PublicOnly,
+            tor_socks: None,
+            request_timeout: Duration::from_secs(120),
+            refund_attempts: 3,
+            refund_wait: Duration::from_secs(5),
+            probe_ttl: Duration::from_secs(10 * 60),
+        }
+    }
+}
+
+/// The third leg.
+pub struct Routstr {
+    config: RoutstrConfig,
+    discovery: Arc<Discovery>,
+    payments: Arc<Payments>,
+    http: OutboundClient,
+    tor_http: Option<OutboundClient>,
+    probes: probe::ProbeCache,
+    /// The provider chosen by the last `check`, keyed by its label in `BackendId`, for the `send` that follows.
+    chosen: Mutex<HashMap<String, ProbedProvider>>,
+}
+
+impl std::fmt::Debug for Routstr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Routstr").field("model", &self.config.model).finish_non_exhaustive()
+    }
+}
+
+/// What a request will be priced at, from a provider's `sats_pricing` (sats per token) and the body's text.
+pub fn estimate_price_sats(price: &ModelPrice, text_chars: usize) -> u64 {
+    let prompt_tokens = text_chars as f64 / 3.0;
+    let sats = prompt_tokens * price.prompt + f64::from(ROUTSTR_MAX_TOKENS) * price.completion;
+    let with_margin = (sats * PRICE_MARGIN).ceil().max(1.0);
+    with_margin as u64 + REDEEM_FEE_SATS
+}
+
+/// Picks the cheapest provider that serves `model`, shares a mint with us, and whose price `remaining` covers.
+/// With Tor up, providers with an onion endpoint come first. `None` when no provider is affordable.
+pub fn select_provider<'p>(
+    providers: &'p [ProbedProvider],
+    model: &str,
+    accepted_mints: &[String],
+    remaining_sats: u64,
+    text_chars: usize,
+    tor_up: bool,
+) -> Option<(&'p ProbedProvider, u64)> {
+    let accepted: Vec<String> = accepted_mints.iter().filter_map(|m| crate::budget::normalize_mint_url(m)).collect();
+    providers
+        .iter()
+        .filter(|p| p.mints.iter().filter_map(|m| crate::budget::normalize_mint_url(m)).any(|m| accepted.contains(&m)))
+        .filter(|p| !tor_up || p.onion_endpoint().is_some() || p.clearnet_endpoint().is_some())
+        .filter(|p| tor_up || p.clearnet_endpoint().is_some())
+        .filter_map(|p| p.price_for(model).map(|price| (p, estimate_price_sats(price, text_chars))))
+        .filter(|(_, price)| *price <= remaining_sats)
+        .min_by_key(|(p, price)| (tor_up && p.onion_endpoint().is_none(), *price))
+}
+
+/// The characters of message text in a request: what providers price the prompt by (routstr.md §7).
+pub fn text_chars(request: &ChatRequest) -> usize {
+    use super::Message;
+    request.system.chars().count()
+        + request
+            .messages
+            .iter()
+            .map(|m| match m {
+                Message::User { text } => text.chars().count(),
+                Message::Assistant { text, .. } => text.chars().count(),
+                Message::ToolResult { content, .. } => content.chars().count(),
+            })
+            .sum::<usize>()
+}
+
+impl Routstr {
+    pub fn new(
+        config: RoutstrConfig,
+        discovery: Arc<Discovery>,
+        payments: Arc<Payments>,
+    ) -> Result<Self, net::ClientBuildError> {
+        let spec = ClientSpec {
+            tls: TlsPolicy::PublicRoots,
+            connect_timeout: Duration::from_secs(10),
+            request_timeout: config.request_timeout,
+        };
+        let http = net::client(&spec)?;
+        let tor_http = match config.tor_socks {
+            Some(proxy) => Some(net::client_via_socks(&spec, proxy)?),
+            None => None,
+        };
+        let probes = probe::ProbeCache::new(config.probe_ttl, config.address_policy);
+        Ok(Self { config, discovery, payments, http, tor_http, probes, chosen: Mutex::new(HashMap::new()) })
+    }
+
+    /// Usable when the allowance is non-zero and a discovered, reachable provider serves the model at a price the
+    /// allowance covers. A zero allowance is never even a candidate: nothing is discovered or probed for it.
+    pub async fn check(&self, request: &ChatRequest, policy: &PaymentPolicy) -> Result<BackendId, String> {
+        // A zero allowance is not a candidate at all: no relay, no provider, no wallet is touched for it. A used-up
+        // allowance is: the step then stops with the allowance message, which is what the owner needs to hear.
+        if policy.allowance_sats == 0 || policy.accepted_mints.is_empty() {
+            return Err(
+                "the assistant's allowance is 0 sats (or no mint is accepted), so paid providers are off".into()
+            );
+        }
+        let announcements = self.discovery.providers().await;
+        if announcements.is_empty() {
+            return Err("no Routstr provider was found on the configured relays".into());
+        }
+        let tor_up = self.tor_http.is_some();
+        let probed = self.probes.probe_all(&announcements, self.client(false), self.tor_http.as_ref(), tor_up).await;
+        let chars = text_chars(request);
+        let affordable =
+            select_provider(&probed, &self.config.model, &policy.accepted_mints, policy.remaining_sats, chars, tor_up);
+        // Nothing affordable but something suitable: select the cheapest anyway, so that paying for it fails in
+        // `auto_pay_token` (without touching the wallet) and the turn ends with the allowance message.
+        let chosen = affordable
+            .or_else(|| select_provider(&probed, &self.config.model, &policy.accepted_mints, u64::MAX, chars, tor_up));
+        let Some((provider, price)) = chosen else {
+            return Err(format!("no Routstr provider serves `{}` from a mint you accept", self.config.model));
+        };
+        tracing::debug!(provider = %provider.label(), price, "routstr provider selected");
+        let id = BackendId::Routstr { provider: provider.label(), model: self.config.model.clone() };
+        self.chosen.lock().unwrap_or_else(|p| p.into_inner()).insert(provider.label(), provider.clone());
+        Ok(id)
+    }
+
+    fn client(&self, onion: bool) -> &OutboundClient {
+        match (&self.tor_http, onion) {
+            (Some(tor), true) => tor,
+            _ => &self.http,
+        }
+    }
+
+    /// The body for this leg: OpenAI-shaped, non-streaming, with `max_tokens` forced to the cap.
+    pub fn request_body(&self, request: &ChatRequest) -> Value {
+        let mut body = wire::request(request, &self.config.model);
+        body["max_tokens"] = Value::from(ROUTSTR_MAX_TOKENS);
+        body["stream"] = Value::Bool(false);
+        body
+    }
+
+    pub fn origin_of(body: &Value, pointer: &str) -> Origin {
+        wire::origin_of(body, pointer)
+    }
+
+    /// Pays for and sends one step. `None` from the allowance ends the turn (`BudgetStop`): no retry, no other
+    /// provider, no re-pricing beyond the one the provider's own 402 asks for.
+    pub async fn send(&self, id: &BackendId, body: Value, policy: &PaymentPolicy) -> Result<Turn, BackendError> {
+        let BackendId::Routstr { provider: label, .. } = id else {
+            return Err(protocol("the Routstr leg was asked to answer for another backend"));
+        };
+        let provider = self
+            .chosen
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(label)
+            .cloned()
+            .ok_or_else(|| protocol("no provider was selected for this step"))?;
+        let price = provider
+            .price_for(&self.config.model)
+            .map(|p| estimate_price_sats(p, body_text_chars(&body)))
+            .ok_or_else(|| protocol("the provider no longer lists the model"))?;
+        let mut outcome = self.pay_and_post(&provider, &body, policy, price).await?;
+        if let Exchange::PaymentRequired { required_sats } = outcome {
+            // One retry at the provider's own price, if the allowance covers it; otherwise stop.
+            let retry_price = required_sats.max(price);
+            tracing::info!(provider = %provider.label(), retry_price, "provider asked for more; retrying once");
+            outcome = self.pay_and_post(&provider, &body, policy, retry_price).await?;
+            if let Exchange::PaymentRequired { .. } = outcome {
+                return Err(BackendError::PaymentRequired {
+                    backend: NAME.into(),
+                    reason: "the provider refused the payment twice; nothing was spent".into(),
+                });
+            }
+        }
+        let Exchange::Answer { reply, notices } = outcome else { unreachable!("handled above") };
+        let mut turn = wire::response(&reply, id.clone()).map_err(|e| protocol(&e))?;
+        turn.notices = notices;
+        Ok(turn)
+    }
+
+    /// One paid POST, with every outcome settled in the ledger before this returns.
+    async fn pay_and_post(
+        &self,
+        provider: &ProbedProvider,
+        body: &Value,
+        policy: &PaymentPolicy,
+        price: u64,
+    ) -> Result<Exchange, BackendError> {
+        let payment = match self.payments.auto_pay_token(policy, &provider.mints, price, &provider.label()).await {
+            Some(payment) => payment,
+            None => {
+                let report = self.payments.budget().get();
+                return Err(BackendError::BudgetStop { message: stop_message(&report, Some(price)) });
+            }
+        };
+        let (endpoint, onion) = provider.endpoint(self.tor_http.is_some()).ok_or_else(|| protocol("no endpoint"))?;
+        let url = endpoint.join("v1/chat/completions").map_err(|e| protocol(&e.to_string()))?;
+        let mut header = HeaderValue::from_str(payment.token.expose()).map_err(|_| protocol("unsendable token"))?;
+        header.set_sensitive(true);
+        let sent = self.client(onion).http.post(url).header(CASHU_HEADER, header).json(body).send().await;
+        let response = match sent {
+            Ok(response) => response,
+            Err(e) => {
+                // We cannot know whether the provider received and redeemed the token: ask the mint.
+                let verdict = self.recover(provider, &payment).await;
+                return Err(BackendError::Unavailable {
+                    backend: NAME.into(),
+                    reason: format!("{} could not be reached ({e}); {verdict}", provider.label()),
+                });
+            }
+        };
+        let status = response.status().as_u16();
+        let request_id = header_text(&response, "x-routstr-request-id");
+        // The change arrives in a header and must be kept before the body is read: the body may never come.
+        let change = header_text(&response, CASHU_HEADER);
+        tracing::info!(provider = %provider.label(), status, request_id = request_id.as_deref().unwrap_or("-"), "routstr reply");
+        if status == 200 {
+            let notices = match self.payments.settle_with_change(&payment, change.as_deref()).await {
+                Ok(settled) => settled.notice.into_iter().collect(),
+                Err(e) => {
+                    tracing::error!(error = %e, "the change could not be received; it stays in the ledger for reconcile");
+                    Vec::new()
+                }
+            };
+            let bytes = net::read_capped(response, MAX_REPLY_BYTES).await;
+            return match bytes.ok().and_then(|b| serde_json::from_slice::<Value>(&b).ok()) {
+                Some(reply) => Ok(Exchange::Answer { reply, notices }),
+                None => Err(BackendError::Protocol {
+                    backend: NAME.into(),
+                    detail: format!(
+                        "{} was paid but its answer arrived cut off; the change was kept",
+                        provider.label()
+                    ),
+                }),
+            };
+        }
+        let bytes = net::read_capped(response, 64 * 1024).await.unwrap_or_default();
+        let error = serde_json::from_slice::<Value>(&bytes).unwrap_or(Value::Null);
+        if status == 402 {
+            // Pre-flight: the token was not redeemed and is still ours (routstr.md §7).
+            let reclaimed = self.payments.reclaim(&payment).await;
+            if let Err(e) = reclaimed {
+                tracing::warn!(error = %e, "reclaiming a refused token failed; it stays in flight for reconcile");
+            }
+            let msat = error.pointer("/detail/amount_required_msat").and_then(Value::as_u64).unwrap_or(0);
+            return Ok(Exchange::PaymentRequired { required_sats: msat.div_ceil(1000) + REDEEM_FEE_SATS });
+        }
+        let detail = error_detail(&error, status);
+        let refund = error.pointer("/error/refund_token").and_then(Value::as_str).map(str::to_owned).or(change);
+        let verdict = match refund {
+            Some(token) => match self.payments.take_refund(&payment, &token).await {
+                Ok(()) => "the payment was refunded".to_owned(),
+                Err(e) => {
+                    tracing::warn!(error = %e, "the refund token could not be received");
+                    self.recover(provider, &payment).await
+                }
+            },
+            None => self.recover(provider, &payment).await,
+        };
+        Err(BackendError::Unavailable {
+            backend: NAME.into(),
+            reason: format!("{} answered {detail}; {verdict}", provider.label()),
+        })
+    }
+
+    /// After an unclear outcome: reclaim the token if the mint says it is unspent; if it was spent, ask the
+    /// provider's refund endpoint (honouring 425 a few times); else leave it in flight for `reconcile`.
+    async fn recover(&self, provider: &ProbedProvider, payment: &Payment) -> String {
+        if self.payments.reclaim(payment).await.is_ok() {
+            return "the token was not spent and is back in the wallet".into();
+        }
+        let Some((endpoint, onion)) = provider.endpoint(self.tor_http.is_some()) else {
+            self.payments.keep_in_flight(payment).await;
+            return "the payment is kept for a later check".into();
+        };
+        let Ok(url) = endpoint.join("v1/wallet/refund") else {
+            self.payments.keep_in_flight(payment).await;
+            return "the payment is kept for a later check".into();
+        };
+        for attempt in 1..=self.config.refund_attempts {
+            let Ok(mut header) = HeaderValue::from_str(payment.token.expose()) else { break };
+            header.set_sensitive(true);
+            let response = match self.client(onion).http.post(url.clone()).header(CASHU_HEADER, header).send().await {
+                Ok(r) => r,
+                Err(e) => {
+                    tracing::warn!(attempt, error = %e, "the refund endpoint could not be reached");
+                    break;
+                }
+            };
+            let status = response.status().as_u16();
+            let wait = response
+                .headers()
+                .get(reqwest::header::RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse::<u64>().ok())
+                .map(Duration::from_secs)
+                .unwrap_or(self.config.refund_wait)
+                .min(Duration::from_secs(30));
+            if status == 425 && attempt < self.config.refund_attempts {
+                tracing::info!(attempt, wait_ms = wait.as_millis() as u64, "refund pending (425); waiting");
+                tokio::time::sleep(wait).await;
+                continue;
+            }
+            if status == 200 {
+                let body = net::read_capped(response, 64 * 1024).await.unwrap_or_default();
+                let token =
+                    serde_json::from_slice::<Value>(&body).ok().and_then(|v| v["token"].as_str().map(str::to_owned));
+                if let Some(token) = token {
+                    // A 200 is not proof of value (§7): take_refund counts what the mint actually gives.
+                    if self.payments.take_refund(payment, &token).await.is_ok() {
+                        return "the provider refunded the payment".into();
+                    }
+                }
+            }
+            tracing::info!(status, "no refund from the provider");
+            break;
+        }
+        self.payments.keep_in_flight(payment).await;
+        "the payment is kept in the ledger and will be checked again (aiui-cli wallet reconcile)".into()
+    }
+}
+
+/// What one paid POST came to, when it did not fail outright.
+enum Exchange {
+    Answer { reply: Value, notices: Vec<String> },
+    PaymentRequired { required_sats: u64 },
+}
+
+fn header_text(response: &reqwest::Response, name: &str) -> Option<String> {
+    response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned).filter(|s| !s.is_empty())
+}
+
+/// The error body's message, read robustly: `error`, then `detail.error`, then `detail` (routstr.md §2).
+fn error_detail(body: &Value, status: u16) -> String {
+    let error = body.get("error").or_else(|| body.pointer("/detail/error")).or_else(|| body.get("detail"));
+    let message = error.and_then(|e| e.get("message").and_then(Value::as_str).or(e.as_str())).unwrap_or("no details");
+    let code = error.and_then(|e| e.get("code")).map(|c| c.to_string().trim_matches('"').to_owned());
+    match code {
+        Some(code) => format!("HTTP {status} ({code}): {message}"),
+        None => format!("HTTP {status}: {message}"),
+    }
+}
+
+fn body_text_chars(body: &Value) -> usize {
+    body["messages"]
+        .as_array()
+        .map(|ms| ms.iter().map(|m| m["content"].as_str().map_or(0, |s| s.chars().count())).sum())
+        .unwrap_or(0)
+}
+
+fn protocol(detail: &str) -> BackendError {
+    BackendError::Protocol { backend: NAME.into(), detail: detail.to_owned() }
+}

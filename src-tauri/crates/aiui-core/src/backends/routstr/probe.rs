@@ -1,0 +1,208 @@
+//! The capability probe: a provider is used only after its `/v1/info` and `/v1/models` parse. Cached.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use url::Url;
+
+use crate::net::guard::{self, AddressPolicy};
+use crate::net::{self, OutboundClient};
+use crate::pay::discovery::Announcement;
+
+const MAX_PROBE_BYTES: usize = 1024 * 1024;
+
+/// A model's price in sats per token (routstr.md §3: not per million).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ModelPrice {
+    pub prompt: f64,
+    pub completion: f64,
+}
+
+/// A provider that answered its probe.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProbedProvider {
+    pub pubkey: String,
+    pub name: String,
+    pub endpoints: Vec<Url>,
+    /// The mints from `/v1/info` (falling back to the announcement's `mint` tags).
+    pub mints: Vec<String>,
+    pub models: HashMap<String, ModelPrice>,
+}
+
+impl ProbedProvider {
+    /// How the owner sees it: its name, or the start of its key.
+    pub fn label(&self) -> String {
+        if self.name.trim().is_empty() {
+            format!("provider {}", &self.pubkey[..self.pubkey.len().min(12)])
+        } else {
+            self.name.clone()
+        }
+    }
+
+    pub fn onion_endpoint(&self) -> Option<&Url> {
+        self.endpoints.iter().find(|u| u.host_str().is_some_and(|h| h.ends_with(".onion")))
+    }
+
+    pub fn clearnet_endpoint(&self) -> Option<&Url> {
+        self.endpoints.iter().find(|u| u.host_str().is_some_and(|h| !h.ends_with(".onion")))
+    }
+
+    /// The endpoint to use and whether it is an onion: with Tor, onion first; without, never an onion.
+    pub fn endpoint(&self, tor_up: bool) -> Option<(Url, bool)> {
+        if tor_up && let Some(onion) = self.onion_endpoint() {
+            return Some((with_slash(onion), true));
+        }
+        self.clearnet_endpoint().map(|u| (with_slash(u), false))
+    }
+
+    /// The price of `model`, matched by id with or without its `vendor/` prefix.
+    pub fn price_for(&self, model: &str) -> Option<&ModelPrice> {
+        let bare = |m: &str| m.rsplit('/').next().unwrap_or(m).to_owned();
+        self.models.get(model).or_else(|| self.models.iter().find(|(id, _)| bare(id) == bare(model)).map(|(_, p)| p))
+    }
+}
+
+fn with_slash(url: &Url) -> Url {
+    let mut url = url.clone();
+    if !url.path().ends_with('/') {
+        let path = format!("{}/", url.path());
+        url.set_path(&path);
+    }
+    url
+}
+
+#[derive(Debug, Deserialize)]
+struct Info {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    mints: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Models {
+    data: Vec<ModelEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ModelEntry {
+    id: String,
+    #[serde(default)]
+    sats_pricing: Option<SatsPricing>,
+    #[serde(default)]
+    enabled: Option<bool>,
+}
+
+#[derive(Debug, Deserialize)]
+struct SatsPricing {
+    prompt: f64,
+    completion: f64,
+}
+
+/// Probe results per provider key, with their age.
+pub(super) struct ProbeCache {
+    ttl: Duration,
+    policy: AddressPolicy,
+    entries: Mutex<HashMap<String, (Instant, Option<ProbedProvider>)>>,
+}
+
+impl ProbeCache {
+    pub(super) fn new(ttl: Duration, policy: AddressPolicy) -> Self {
+        Self { ttl, policy, entries: Mutex::new(HashMap::new()) }
+    }
+
+    /// The providers that answered their probe, probing only those not in the cache.
+    pub(super) async fn probe_all(
+        &self,
+        announcements: &[Announcement],
+        clearnet: &OutboundClient,
+        tor: Option<&OutboundClient>,
+        tor_up: bool,
+    ) -> Vec<ProbedProvider> {
+        let mut out = Vec::new();
+        for a in announcements {
+            let key = format!("{}:{}", a.pubkey, a.d);
+            let cached = self.entries.lock().unwrap_or_else(|p| p.into_inner()).get(&key).cloned();
+            let result = match cached {
+                Some((at, result)) if at.elapsed() < self.ttl => result,
+                _ => {
+                    let result = match self.probe(a, clearnet, tor, tor_up).await {
+                        Ok(p) => Some(p),
+                        Err(reason) => {
+                            tracing::info!(provider = %a.pubkey, %reason, "provider skipped");
+                            None
+                        }
+                    };
+                    self.entries
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .insert(key, (Instant::now(), result.clone()));
+                    result
+                }
+            };
+            out.extend(result);
+        }
+        out
+    }
+
+    async fn probe(
+        &self,
+        a: &Announcement,
+        clearnet: &OutboundClient,
+        tor: Option<&OutboundClient>,
+        tor_up: bool,
+    ) -> Result<ProbedProvider, String> {
+        let mut usable = Vec::new();
+        for endpoint in &a.endpoints {
+            match guard::check_endpoint(endpoint, self.policy, tor_up).await {
+                Ok(()) => usable.push(endpoint.clone()),
+                Err(refused) => {
+                    tracing::info!(provider = %a.pubkey, endpoint = %endpoint, %refused, "endpoint refused")
+                }
+            }
+        }
+        let draft = ProbedProvider {
+            pubkey: a.pubkey.clone(),
+            name: a.name.clone(),
+            endpoints: usable,
+            mints: a.mints.clone(),
+            models: HashMap::new(),
+        };
+        let (base, onion) = draft.endpoint(tor_up).ok_or("no usable endpoint")?;
+        let client = if onion { tor.ok_or("onion endpoint without Tor")? } else { clearnet };
+        let info: Info = get_json(client, &base, "v1/info").await?;
+        let models: Models = get_json(client, &base, "v1/models").await?;
+        let prices: HashMap<String, ModelPrice> = models
+            .data
+            .into_iter()
+            .filter(|m| m.enabled != Some(false))
+            .filter_map(|m| {
+                let p = m.sats_pricing?;
+                (p.prompt.is_finite() && p.completion.is_finite() && p.prompt >= 0.0 && p.completion >= 0.0)
+                    .then_some((m.id, ModelPrice { prompt: p.prompt, completion: p.completion }))
+            })
+            .collect();
+        if prices.is_empty() {
+            return Err("it lists no model with sats pricing".into());
+        }
+        let mints = if info.mints.is_empty() { draft.mints.clone() } else { info.mints };
+        let name = if info.name.trim().is_empty() { draft.name.clone() } else { info.name.chars().take(80).collect() };
+        Ok(ProbedProvider { name, mints, models: prices, ..draft })
+    }
+}
+
+async fn get_json<T: serde::de::DeserializeOwned>(
+    client: &OutboundClient,
+    base: &Url,
+    path: &str,
+) -> Result<T, String> {
+    let url = base.join(path).map_err(|e| e.to_string())?;
+    let response = client.http.get(url).send().await.map_err(|e| format!("{path}: {e}"))?;
+    if !response.status().is_success() {
+        return Err(format!("{path} answered HTTP {}", response.status()));
+    }
+    let body = net::read_capped(response, MAX_PROBE_BYTES).await.map_err(|e| format!("{path}: {e}"))?;
+    serde_json::from_slice(&body).map_err(|e| format!("{path} did not parse: {e}"))
+}

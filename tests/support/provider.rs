@@ -1,0 +1,240 @@
+//! A Routstr provider that speaks routstr.md exactly, for tests: `/v1/info`, `/v1/models` with `sats_pricing`,
+//! the `X-Cashu` pre-flight 402, real redemption at the in-process cdk mint, change in `X-Cashu`, the refund
+//! endpoint with 425, and a knob per failure mode. It announces itself with a real kind-38421 event.
+
+use std::collections::{HashMap, VecDeque};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use cdk::Amount;
+use cdk::mint_url::MintUrl;
+use cdk::nuts::{CurrencyUnit, Token};
+use cdk::wallet::{ReceiveOptions, SendOptions, WalletRepositoryBuilder};
+use nostr_sdk::prelude::{Client, EventBuilder, Keys, Kind, Tag};
+use serde_json::{Value, json};
+
+/// Sats per token, as `sats_pricing` advertises them.
+pub const PROMPT_PRICE: f64 = 0.01;
+pub const COMPLETION_PRICE: f64 = 0.05;
+pub const MODEL: &str = "toolbot";
+
+/// One failure mode, armed for the next chat request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    None,
+    /// 402 pre-flight on the next request, whatever the token is worth (the token is not redeemed).
+    PaymentRequired,
+    /// The upstream fails after redemption: 502 with a full refund token in the body and in `X-Cashu`.
+    UpstreamError,
+    /// Redeems, then 500 `internal_error` with no change; the refund endpoint answers 425 `pending_425` times
+    /// first, then refunds.
+    InternalNoChange,
+    /// Claims the token is already spent without redeeming it.
+    AlreadySpent,
+}
+
+pub struct ProviderState {
+    wallet: cdk::Wallet,
+    fault: Mutex<Fault>,
+    pending_425: AtomicUsize,
+    replies: Mutex<VecDeque<Value>>,
+    /// Chat request bodies received, in order (to assert `max_tokens` on every one).
+    pub bodies: Mutex<Vec<Value>>,
+    /// Original token → refund token, for the refund endpoint.
+    refunds: Mutex<HashMap<String, String>>,
+    /// What the provider charged in total, sats.
+    pub charged: AtomicUsize,
+}
+
+pub struct TestProvider {
+    pub url: String,
+    pub state: Arc<ProviderState>,
+    pub keys: Keys,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl TestProvider {
+    /// Starts on 127.0.0.1:0 taking tokens from `mint`; `replies` are OpenAI chat completion bodies.
+    pub async fn start(mint: &str, replies: Vec<Value>) -> Self {
+        let db = cdk_sqlite::wallet::memory::empty().await.expect("an in-memory wallet database");
+        let seed: [u8; 64] = std::array::from_fn(|_| rand::random());
+        let repo = WalletRepositoryBuilder::new()
+            .localstore(Arc::new(db))
+            .seed(seed)
+            .with_rate_limiting_disabled()
+            .build()
+            .await
+            .expect("the provider's wallet");
+        let wallet = repo
+            .get_or_create_wallet(MintUrl::from_str(mint).expect("a mint URL"), CurrencyUnit::Sat, None)
+            .await
+            .expect("a wallet at the mint");
+        let state = Arc::new(ProviderState {
+            wallet,
+            fault: Mutex::new(Fault::None),
+            pending_425: AtomicUsize::new(0),
+            replies: Mutex::new(replies.into()),
+            bodies: Mutex::new(Vec::new()),
+            refunds: Mutex::new(HashMap::new()),
+            charged: AtomicUsize::new(0),
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
+        let url = format!("http://{}/", listener.local_addr().expect("an address"));
+        let info = json!({"name": "aiui test provider", "description": "replays fixtures", "version": "0.4.5",
+            "npub": "", "mints": [mint], "http_url": url, "onion_url": null});
+        let models = json!({"data": [{"id": MODEL, "name": "Tool Bot", "context_length": 32768,
+            "pricing": {"prompt": 0.000001, "completion": 0.000005},
+            "sats_pricing": {"prompt": PROMPT_PRICE, "completion": COMPLETION_PRICE, "max_cost": 2000.0},
+            "top_provider": {"context_length": 32768, "max_completion_tokens": 4096},
+            "enabled": true, "alias_ids": ["vendor/toolbot"]}]});
+        let router = axum::Router::new()
+            .route("/v1/info", get(move || async move { Json(info) }))
+            .route("/v1/models", get(move || async move { Json(models) }))
+            .route("/v1/chat/completions", post(chat))
+            .route("/v1/wallet/refund", post(refund))
+            .with_state(state.clone());
+        let server = tokio::spawn(async move {
+            let _ = axum::serve(listener, router).await;
+        });
+        Self { url, state, keys: Keys::generate(), server }
+    }
+
+    /// Stops answering: the port closes, as a provider that went down after it was selected.
+    pub fn stop(&self) {
+        self.server.abort();
+    }
+
+    pub fn arm(&self, fault: Fault, pending_425: usize) {
+        *self.state.fault.lock().unwrap() = fault;
+        self.state.pending_425.store(pending_425, Ordering::SeqCst);
+    }
+
+    /// Publishes the provider's kind-38421 announcement to `relay`.
+    pub async fn announce(&self, relay: &str, mint: &str) {
+        let client = Client::new(self.keys.clone());
+        client.add_relay(relay).await.expect("the relay URL");
+        client.connect().await;
+        let content = json!(json!({"name": "aiui test provider", "about": "fixtures"}).to_string()).to_string();
+        let builder = EventBuilder::new(Kind::Custom(38421), content).tags([
+            Tag::identifier("aiui-test"),
+            Tag::parse(["u", self.url.as_str()]).expect("a u tag"),
+            Tag::parse(["mint", mint]).expect("a mint tag"),
+            Tag::parse(["version", "0.4.5"]).expect("a version tag"),
+        ]);
+        client.send_event_builder(builder).await.expect("the announcement is accepted");
+        client.disconnect().await;
+    }
+}
+
+fn error(status: u16, body: Value) -> Response {
+    (StatusCode::from_u16(status).expect("a status"), Json(body)).into_response()
+}
+
+/// The reservation the real proxy computes, in msat (routstr.md §7).
+fn reservation_msat(body: &Value) -> u64 {
+    let chars: usize = body["messages"]
+        .as_array()
+        .map(|ms| ms.iter().map(|m| m["content"].as_str().map_or(0, |s| s.chars().count())).sum())
+        .unwrap_or(0);
+    let max_tokens = body["max_tokens"].as_u64().unwrap_or(32768) as f64;
+    ((chars as f64 / 3.0) * PROMPT_PRICE * 1000.0 + max_tokens * COMPLETION_PRICE * 1000.0).ceil() as u64
+}
+
+async fn send_back(state: &ProviderState, sats: u64) -> Option<String> {
+    if sats == 0 {
+        return None;
+    }
+    let prepared = state.wallet.prepare_send(Amount::from(sats), SendOptions::default()).await.ok()?;
+    Some(prepared.confirm(None).await.ok()?.to_string())
+}
+
+async fn chat(State(state): State<Arc<ProviderState>>, headers: HeaderMap, Json(body): Json<Value>) -> Response {
+    state.bodies.lock().unwrap().push(body.clone());
+    let Some(token) = headers.get("x-cashu").and_then(|v| v.to_str().ok()).map(str::to_owned) else {
+        return error(
+            401,
+            json!({"error": {"message": "missing payment", "type": "invalid_request_error", "code": 401}}),
+        );
+    };
+    let face_sats = Token::from_str(&token).ok().and_then(|t| t.value().ok()).map_or(0, |a| a.to_u64());
+    let required = reservation_msat(&body);
+    let fault = std::mem::replace(&mut *state.fault.lock().unwrap(), Fault::None);
+    if fault == Fault::PaymentRequired || face_sats * 1000 < required {
+        return error(
+            402,
+            json!({"detail": {"reason": "Insufficient balance", "amount_required_msat": required,
+            "model": MODEL, "type": "minimum_balance_required"}}),
+        );
+    }
+    if fault == Fault::AlreadySpent {
+        return error(
+            400,
+            json!({"error": {"message": "Token already spent", "type": "cashu_error",
+            "code": "cashu_token_already_spent"}}),
+        );
+    }
+    let redeemed = match state.wallet.receive(&token, ReceiveOptions::default()).await {
+        Ok(amount) => amount.to_u64(),
+        Err(e) => {
+            return error(
+                400,
+                json!({"error": {"message": e.to_string(), "type": "cashu_error", "code": "invalid_cashu_token"}}),
+            );
+        }
+    };
+    match fault {
+        Fault::UpstreamError => {
+            let refund = send_back(&state, redeemed).await.unwrap_or_default();
+            let mut response = error(
+                502,
+                json!({"error": {"message": "upstream failed", "type": "upstream_error",
+                "code": 502, "refund_token": refund}}),
+            );
+            response.headers_mut().insert("x-cashu", refund.parse().expect("a header value"));
+            return response;
+        }
+        Fault::InternalNoChange => {
+            if let Some(refund) = send_back(&state, redeemed).await {
+                state.refunds.lock().unwrap().insert(token, refund);
+            }
+            return error(500, json!({"error": {"message": "internal error", "type": "internal_error", "code": 500}}));
+        }
+        _ => {}
+    }
+    let reply = state.replies.lock().unwrap().pop_front().unwrap_or_else(|| json!({"choices": []}));
+    let usage = &reply["usage"];
+    let cost_msat = usage["prompt_tokens"].as_f64().unwrap_or(0.0) * PROMPT_PRICE * 1000.0
+        + usage["completion_tokens"].as_f64().unwrap_or(0.0) * COMPLETION_PRICE * 1000.0;
+    let charged = (cost_msat / 1000.0).ceil() as u64;
+    state.charged.fetch_add(charged as usize, Ordering::SeqCst);
+    let change = send_back(&state, redeemed.saturating_sub(charged)).await;
+    let mut response = (StatusCode::OK, Json(reply)).into_response();
+    response.headers_mut().insert("x-routstr-request-id", "req-test".parse().expect("a header value"));
+    if let Some(change) = change {
+        response.headers_mut().insert("x-cashu", change.parse().expect("a header value"));
+    }
+    response
+}
+
+async fn refund(State(state): State<Arc<ProviderState>>, headers: HeaderMap) -> Response {
+    let token = headers.get("x-cashu").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
+    if state.pending_425.load(Ordering::SeqCst) > 0 {
+        state.pending_425.fetch_sub(1, Ordering::SeqCst);
+        let mut response = error(425, json!({"detail": "pending"}));
+        response.headers_mut().insert("retry-after", "0".parse().expect("a header value"));
+        return response;
+    }
+    match state.refunds.lock().unwrap().remove(&token) {
+        Some(refund) => {
+            let sats = Token::from_str(&refund).ok().and_then(|t| t.value().ok()).map_or(0, |a| a.to_u64());
+            Json(json!({"token": refund, "sats": sats.to_string()})).into_response()
+        }
+        None => error(404, json!({"detail": "not found"})),
+    }
+}
