@@ -3,6 +3,7 @@
 
 mod ledger;
 mod secrets;
+mod tests;
 
 use std::path::Path;
 use std::sync::Arc;

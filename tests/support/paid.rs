@@ -26,8 +26,8 @@ pub const FUNDED: u64 = 2_000;
 
 pub struct Paid {
     pub h: Harness,
-    /// Kept alive for the test's length: the wallet and the provider redeem here.
-    pub _mint: TestMint,
+    /// The wallet and the provider redeem here.
+    pub mint: TestMint,
     pub relay: TestRelay,
     pub provider: TestProvider,
     pub payments: Arc<Payments>,
@@ -85,7 +85,7 @@ pub async fn paid(allowance: u64, replies: Vec<Value>) -> Paid {
         c.mints = vec![MintConfig { url: mint_url, unit: "sat".into(), trusted: true }];
     })
     .await;
-    Paid { h, _mint: mint, relay, provider, payments, budget, discovery, _wallet_dir: wallet_dir }
+    Paid { h, mint, relay, provider, payments, budget, discovery, _wallet_dir: wallet_dir }
 }
 
 impl Paid {
