@@ -6,14 +6,16 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use aiui_core::agent::{Agent, Event, OperatorConfig};
-use aiui_core::backends::chain::{Chain, Leg};
-use aiui_core::backends::claude::{Claude, ClaudeConfig};
-use aiui_core::backends::ollama::{Ollama, OllamaConfig};
+use aiui_core::backends::claude::ClaudeConfig;
+use aiui_core::backends::ollama::OllamaConfig;
+use aiui_core::backends::registry::{LegSettings, build_chain};
+use aiui_core::backends::routstr::RoutstrConfig;
 use aiui_core::egress::KnownSecret;
 use aiui_core::gate::{AuditLog, Decision, Gate};
 use aiui_core::net::Fingerprint;
 use aiui_core::node::{Credentials, NodeClient, NodeConfig};
 use aiui_core::paths::{DataDir, default_data_dir};
+use aiui_core::pay::discovery::{DiscoveryConfig, ReviewMode};
 use aiui_core::secrets::Secrets;
 use aiui_core::store::{ConversationId, Store};
 use anyhow::{Context, bail};
@@ -40,6 +42,18 @@ pub struct Args {
     /// The Anthropic API base URL (the key itself comes from the OS keyring).
     #[arg(long, value_name = "URL", default_value = "https://api.anthropic.com/")]
     pub claude_url: url::Url,
+    /// The model to ask Routstr providers for, when the allowance is above zero (`aiui-cli budget set`).
+    #[arg(long, value_name = "MODEL", default_value = "gpt-4o-mini")]
+    pub routstr_model: String,
+    /// A Nostr relay to discover Routstr providers on; repeat for several (default: the Routstr SDK's relays).
+    #[arg(long = "relay", value_name = "URL")]
+    pub relays: Vec<String>,
+    /// Use providers nobody reviewed (default: only reviewed providers).
+    #[arg(long)]
+    pub any_provider: bool,
+    /// A Tor SOCKS5 proxy; relays and onion providers are then reached through it.
+    #[arg(long, value_name = "ADDR")]
+    pub tor: Option<std::net::SocketAddr>,
     /// Where conversations and the audit log are kept (default: $AIUI_DATA_DIR or ~/.local/share/aiui).
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
@@ -57,17 +71,10 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
 
     let (node_client, password, demo) = connect(&args).await?;
     let secrets = Arc::new(Secrets::os_keyring());
-    let chain = Chain::new(vec![
-        Leg::Local(Ollama::new(OllamaConfig {
-            url: args.ollama.clone(),
-            model: args.ollama_model.clone(),
-            ..OllamaConfig::default()
-        })?),
-        Leg::Claude(Claude::new(
-            ClaudeConfig { base_url: args.claude_url.clone(), ..ClaudeConfig::default() },
-            secrets,
-        )?),
-    ]);
+    let built = build_chain(&leg_settings(&args), secrets, &data.0).await?;
+    for notice in &built.notices {
+        println!("note: {notice}");
+    }
     let gate = Arc::new(Gate::new(AuditLog::open(&data.audit_log())?, Duration::from_secs(120)));
     let store = Arc::new(Store::open(&data.conversations())?);
     let conversation = match &args.conversation {
@@ -81,7 +88,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     };
     let known = vec![KnownSecret::new("node-password", password)];
     let config = Arc::new(RwLock::new(OperatorConfig::default()));
-    let agent = Arc::new(Agent::new(Arc::new(node_client), chain, gate, store, config, known));
+    let agent =
+        Arc::new(Agent::new(Arc::new(node_client), built.chain, gate, store, config, known).with_budget(built.budget));
 
     println!("Conversation {conversation}. Type a question; /list shows conversations; /quit or Ctrl-D ends.");
     while let Some(line) = read_line("you> ").await? {
@@ -101,6 +109,23 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         demo.node.shutdown().await;
     }
     Ok(())
+}
+
+/// The legs as the command line sets them. Shared with `providers`.
+pub fn leg_settings(args: &Args) -> LegSettings {
+    let mut discovery = DiscoveryConfig { socks_proxy: args.tor, ..DiscoveryConfig::default() };
+    if !args.relays.is_empty() {
+        discovery.relays = args.relays.clone();
+    }
+    if args.any_provider {
+        discovery.review_mode = ReviewMode::Any;
+    }
+    LegSettings {
+        ollama: OllamaConfig { url: args.ollama.clone(), model: args.ollama_model.clone(), ..OllamaConfig::default() },
+        claude: ClaudeConfig { base_url: args.claude_url.clone(), ..ClaudeConfig::default() },
+        routstr: RoutstrConfig { model: args.routstr_model.clone(), tor_socks: args.tor, ..RoutstrConfig::default() },
+        discovery,
+    }
 }
 
 async fn turn(agent: &Arc<Agent>, conversation: &ConversationId, text: &str) -> anyhow::Result<()> {

@@ -7,6 +7,7 @@ mod budget;
 mod chat;
 mod demo;
 mod doctor;
+mod providers;
 mod render;
 mod screen;
 mod wallet;
@@ -36,6 +37,8 @@ enum Command {
     /// Read text (or a JSON request body) on stdin and print exactly what a cloud backend would receive, then
     /// what was redacted or blocked and why. Exits non-zero when it would be blocked.
     Screen(screen::Args),
+    /// List the Routstr providers found on Nostr, with endpoints, mints and price per request.
+    Providers(providers::Args),
     /// Show or change the assistant's allowance (the operator API; the chat can never change it).
     Budget(budget::Args),
     /// The assistant's Cashu wallet: balance, receive a token, fund by Lightning, reconcile payments in flight.
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
             Command::Demo(args) => demo::run(args).await,
             Command::Chat(args) => chat::run(*args).await,
             Command::Screen(args) => screen::run(args),
+            Command::Providers(args) => providers::run(args).await,
             Command::Budget(args) => budget::run(args),
             Command::Wallet(args) => wallet::run(args).await,
         }

@@ -7,6 +7,7 @@ pub mod chain;
 pub mod claude;
 pub mod format;
 pub mod ollama;
+pub mod registry;
 pub mod routstr;
 
 use std::time::Duration;

@@ -128,6 +128,26 @@ pub fn text_chars(request: &ChatRequest) -> usize {
             .sum::<usize>()
 }
 
+/// Discovers and probes providers without paying anyone: what `aiui-cli providers` lists.
+pub async fn discover_and_probe(
+    discovery: &Discovery,
+    config: &RoutstrConfig,
+) -> Result<Vec<ProbedProvider>, net::ClientBuildError> {
+    let spec = ClientSpec {
+        tls: TlsPolicy::PublicRoots,
+        connect_timeout: Duration::from_secs(10),
+        request_timeout: Duration::from_secs(20),
+    };
+    let http = net::client(&spec)?;
+    let tor = match config.tor_socks {
+        Some(proxy) => Some(net::client_via_socks(&spec, proxy)?),
+        None => None,
+    };
+    let announcements = discovery.providers().await;
+    let cache = probe::ProbeCache::new(config.probe_ttl, config.address_policy);
+    Ok(cache.probe_all(&announcements, &http, tor.as_ref(), tor.is_some()).await)
+}
+
 impl Routstr {
     pub fn new(
         config: RoutstrConfig,

@@ -1,0 +1,70 @@
+//! `aiui-cli providers`: the Routstr providers discovered on Nostr, with endpoints, mints and prices.
+
+use aiui_core::backends::routstr::{ModelPrice, ROUTSTR_MAX_TOKENS, RoutstrConfig, discover_and_probe};
+use aiui_core::pay::discovery::{Discovery, DiscoveryConfig, ReviewMode};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Show only providers serving this model, with its price.
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<String>,
+    /// A Nostr relay to search; repeat for several (default: the Routstr SDK's relays).
+    #[arg(long = "relay", value_name = "URL")]
+    pub relays: Vec<String>,
+    /// Include providers nobody reviewed.
+    #[arg(long)]
+    pub any_provider: bool,
+    /// A Tor SOCKS5 proxy for relays and onion endpoints.
+    #[arg(long, value_name = "ADDR")]
+    pub tor: Option<std::net::SocketAddr>,
+}
+
+/// Sats for one request's completion at the cap every AIUI request carries, before the prompt's share.
+fn completion_cap_sats(price: &ModelPrice) -> f64 {
+    f64::from(ROUTSTR_MAX_TOKENS) * price.completion
+}
+
+pub async fn run(args: Args) -> anyhow::Result<()> {
+    let mut config = DiscoveryConfig { socks_proxy: args.tor, ..DiscoveryConfig::default() };
+    if !args.relays.is_empty() {
+        config.relays = args.relays.clone();
+    }
+    if args.any_provider {
+        config.review_mode = ReviewMode::Any;
+    }
+    let discovery = Discovery::new(config);
+    let routstr = RoutstrConfig { tor_socks: args.tor, ..RoutstrConfig::default() };
+    let providers = discover_and_probe(&discovery, &routstr).await?;
+    let mut shown = 0;
+    for p in &providers {
+        let models: Vec<(&String, &ModelPrice)> = match &args.model {
+            Some(m) => p.price_for(m).map(|price| (m, price)).into_iter().collect(),
+            None => p.models.iter().collect(),
+        };
+        if models.is_empty() {
+            continue;
+        }
+        shown += 1;
+        println!("{}", p.label());
+        for endpoint in &p.endpoints {
+            println!("  endpoint  {endpoint}");
+        }
+        for mint in &p.mints {
+            println!("  mint      {mint}");
+        }
+        for (model, price) in models {
+            println!(
+                "  model     {model}: {:.0} sats for {ROUTSTR_MAX_TOKENS} completion tokens + {:.2} sats per 1000 prompt characters",
+                completion_cap_sats(price).ceil(),
+                price.prompt * 1000.0 / 3.0
+            );
+        }
+    }
+    if shown == 0 {
+        println!("No provider found{}.", args.model.map(|m| format!(" serving `{m}`")).unwrap_or_default());
+        if !args.any_provider {
+            println!("Only reviewed providers are listed; --any-provider lists the others too.");
+        }
+    }
+    Ok(())
+}
