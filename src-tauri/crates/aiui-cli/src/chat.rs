@@ -15,7 +15,6 @@ use aiui_core::gate::{AuditLog, Decision, Gate};
 use aiui_core::net::Fingerprint;
 use aiui_core::node::{Credentials, NodeClient, NodeConfig};
 use aiui_core::paths::{DataDir, default_data_dir};
-use aiui_core::pay::discovery::{DiscoveryConfig, ReviewMode};
 use aiui_core::secrets::Secrets;
 use aiui_core::store::{ConversationId, Store};
 use anyhow::{Context, bail};
@@ -45,15 +44,8 @@ pub struct Args {
     /// The model to ask Routstr providers for, when the allowance is above zero (`aiui-cli budget set`).
     #[arg(long, value_name = "MODEL", default_value = "gpt-4o-mini")]
     pub routstr_model: String,
-    /// A Nostr relay to discover Routstr providers on; repeat for several (default: the Routstr SDK's relays).
-    #[arg(long = "relay", value_name = "URL")]
-    pub relays: Vec<String>,
-    /// Use providers nobody reviewed (default: only reviewed providers).
-    #[arg(long)]
-    pub any_provider: bool,
-    /// A Tor SOCKS5 proxy; relays and onion providers are then reached through it.
-    #[arg(long, value_name = "ADDR")]
-    pub tor: Option<std::net::SocketAddr>,
+    #[command(flatten)]
+    pub discovery: crate::providers::DiscoveryArgs,
     /// Where conversations and the audit log are kept (default: $AIUI_DATA_DIR or ~/.local/share/aiui).
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
@@ -113,18 +105,15 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
 
 /// The legs as the command line sets them. Shared with `providers`.
 pub fn leg_settings(args: &Args) -> LegSettings {
-    let mut discovery = DiscoveryConfig { socks_proxy: args.tor, ..DiscoveryConfig::default() };
-    if !args.relays.is_empty() {
-        discovery.relays = args.relays.clone();
-    }
-    if args.any_provider {
-        discovery.review_mode = ReviewMode::Any;
-    }
     LegSettings {
         ollama: OllamaConfig { url: args.ollama.clone(), model: args.ollama_model.clone(), ..OllamaConfig::default() },
         claude: ClaudeConfig { base_url: args.claude_url.clone(), ..ClaudeConfig::default() },
-        routstr: RoutstrConfig { model: args.routstr_model.clone(), tor_socks: args.tor, ..RoutstrConfig::default() },
-        discovery,
+        routstr: RoutstrConfig {
+            model: args.routstr_model.clone(),
+            tor_socks: args.discovery.tor,
+            ..RoutstrConfig::default()
+        },
+        discovery: args.discovery.config(),
     }
 }
 

@@ -8,15 +8,35 @@ pub struct Args {
     /// Show only providers serving this model, with its price.
     #[arg(long, value_name = "MODEL")]
     pub model: Option<String>,
-    /// A Nostr relay to search; repeat for several (default: the Routstr SDK's relays).
+    #[command(flatten)]
+    pub discovery: DiscoveryArgs,
+}
+
+/// Where and how Routstr providers are discovered: shared by `chat` and `providers`.
+#[derive(Debug, clap::Args)]
+pub struct DiscoveryArgs {
+    /// A Nostr relay to discover Routstr providers on; repeat for several (default: the Routstr SDK's relays).
     #[arg(long = "relay", value_name = "URL")]
     pub relays: Vec<String>,
-    /// Include providers nobody reviewed.
+    /// Use providers nobody reviewed (default: only reviewed providers).
     #[arg(long)]
     pub any_provider: bool,
-    /// A Tor SOCKS5 proxy for relays and onion endpoints.
+    /// A Tor SOCKS5 proxy; relays and onion providers are then reached through it.
     #[arg(long, value_name = "ADDR")]
     pub tor: Option<std::net::SocketAddr>,
+}
+
+impl DiscoveryArgs {
+    pub fn config(&self) -> DiscoveryConfig {
+        let mut config = DiscoveryConfig { socks_proxy: self.tor, ..DiscoveryConfig::default() };
+        if !self.relays.is_empty() {
+            config.relays = self.relays.clone();
+        }
+        if self.any_provider {
+            config.review_mode = ReviewMode::Any;
+        }
+        config
+    }
 }
 
 /// Sats for one request's completion at the cap every AIUI request carries, before the prompt's share.
@@ -25,15 +45,8 @@ fn completion_cap_sats(price: &ModelPrice) -> f64 {
 }
 
 pub async fn run(args: Args) -> anyhow::Result<()> {
-    let mut config = DiscoveryConfig { socks_proxy: args.tor, ..DiscoveryConfig::default() };
-    if !args.relays.is_empty() {
-        config.relays = args.relays.clone();
-    }
-    if args.any_provider {
-        config.review_mode = ReviewMode::Any;
-    }
-    let discovery = Discovery::new(config);
-    let routstr = RoutstrConfig { tor_socks: args.tor, ..RoutstrConfig::default() };
+    let discovery = Discovery::new(args.discovery.config());
+    let routstr = RoutstrConfig { tor_socks: args.discovery.tor, ..RoutstrConfig::default() };
     let providers = discover_and_probe(&discovery, &routstr).await?;
     let mut shown = 0;
     for p in &providers {
@@ -62,7 +75,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     }
     if shown == 0 {
         println!("No provider found{}.", args.model.map(|m| format!(" serving `{m}`")).unwrap_or_default());
-        if !args.any_provider {
+        if !args.discovery.any_provider {
             println!("Only reviewed providers are listed; --any-provider lists the others too.");
         }
     }
