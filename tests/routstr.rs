@@ -213,3 +213,22 @@ async fn an_announced_loopback_endpoint_is_never_paid_without_the_test_allowance
     assert!(capture.since(mark).contains("a loopback address"), "the refusal is logged with its reason");
     assert!(p.provider.state.bodies.lock().unwrap().is_empty(), "nothing was sent to it");
 }
+
+/// What `aiui-cli providers` lists: discovered, probed, with mints and a price, and nothing paid.
+#[tokio::test]
+async fn providers_are_listed_with_mints_and_prices_without_paying() {
+    let p = paid(1000, vec![]).await;
+    let config = aiui_core::backends::routstr::RoutstrConfig {
+        address_policy: aiui_core::net::guard::AddressPolicy::AllowPrivateForTests,
+        ..Default::default()
+    };
+    let listed = aiui_core::backends::routstr::discover_and_probe(&p.discovery, &config).await.unwrap();
+    assert_eq!(listed.len(), 1);
+    let provider = &listed[0];
+    assert_eq!(provider.label(), "aiui test provider");
+    assert_eq!(provider.mints, [p.mint.url()]);
+    let price = provider.price_for("vendor/toolbot").expect("matched without the vendor prefix");
+    assert_eq!((price.prompt, price.completion), (0.01, 0.05));
+    assert!(p.provider.state.bodies.lock().unwrap().is_empty());
+    assert_eq!(p.conservation().await.wallet_balance, FUNDED);
+}
