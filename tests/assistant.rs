@@ -1,7 +1,7 @@
 //! The assistant loop end to end: wire servers replaying Ollama and Anthropic fixtures, the devnode as the node.
 
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use aiui_core::agent::{DENIED_RESULT, Event, StopReason, TurnOutcome};
 use aiui_core::backends::chain::Chain;
@@ -152,17 +152,12 @@ async fn a_dead_ollama_is_probed_once_then_cached() {
         wire::anthropic(vec![(200, "anthropic/answer_packages.json"), (200, "anthropic/answer_packages.json")]).await;
     let chain = Chain::new(vec![ollama_leg(&hole), claude_leg(&claude.url, Some(API_KEY))]);
     let h = harness_with(chain, Duration::from_secs(30)).await;
-    let first = Instant::now();
     h.turn("hello", None).await;
-    let first = first.elapsed();
     assert_eq!(accepted.load(Ordering::SeqCst), 1);
-    let second = Instant::now();
     let (_, outcome) = h.turn("again", None).await;
-    let second = second.elapsed();
     assert!(matches!(outcome, TurnOutcome::Answered { .. }));
+    // The cost in time is a bench's business (`cargo bench -p aiui-tests --bench liveness`); here, the count.
     assert_eq!(accepted.load(Ordering::SeqCst), 1, "the second turn made no connection to the dead Ollama");
-    // Not a timing test: the ratio only shows the probe's cost was paid once. The figure is reported by the bench.
-    assert!(second < first, "second turn {second:?} vs first {first:?}");
 }
 
 #[tokio::test]
