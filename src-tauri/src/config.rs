@@ -1,5 +1,5 @@
-//! The shell's config file, `<data dir>/aiui.json`: the paired node (URL and accepted fingerprint) and the tool
-//! grants. Nothing secret is ever written here: the node password and API keys live only in the OS keyring.
+//! The shell's config file, `<data dir>/aiui.json`: the paired node (URL and accepted fingerprint), the tool
+//! grants and the Routstr options. Nothing secret is ever written here: the node password and API keys live only in the OS keyring.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -26,6 +26,29 @@ pub struct ShellConfig {
     /// Tools the owner switched off.
     #[serde(default)]
     pub disabled_tools: BTreeSet<String>,
+    #[serde(default)]
+    pub routstr: RoutstrOptions,
+}
+
+/// How the paid leg finds and reaches providers. Nothing here spends: the allowance lives in the budget file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoutstrOptions {
+    /// Use only providers the reviewer labelled positively. On by default: discovery results are untrusted data.
+    #[serde(default = "reviewed_only_default")]
+    pub reviewed_only: bool,
+    /// A Tor SOCKS5 proxy for relays and providers, e.g. `127.0.0.1:9050`.
+    #[serde(default)]
+    pub tor_socks: Option<std::net::SocketAddr>,
+}
+
+fn reviewed_only_default() -> bool {
+    true
+}
+
+impl Default for RoutstrOptions {
+    fn default() -> Self {
+        Self { reviewed_only: true, tor_socks: None }
+    }
 }
 
 pub fn path(data_dir: &Path) -> PathBuf {

@@ -1,5 +1,7 @@
-//! The shell's state: one gate, one store and one operator config for the process, and the agent for the paired
-//! node (rebuilt when the owner pairs again in the trusted window).
+//! The shell's state: one gate, one store, one operator config and one allowance for the process, and the agent
+//! for the paired node. The agent's chain comes from `aiui_core::backends::registry::build_chain`, the one place
+//! chains are built; it is rebuilt when the owner pairs again or changes the allowance or the Routstr options in
+//! the trusted window, so the paid leg appears without a restart.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -8,14 +10,18 @@ use std::time::{Duration, Instant};
 
 use aiui_core::Secret;
 use aiui_core::agent::{Agent, OperatorConfig};
-use aiui_core::backends::chain::{Chain, Leg};
-use aiui_core::backends::claude::{Claude, ClaudeConfig};
-use aiui_core::backends::ollama::{Ollama, OllamaConfig};
+use aiui_core::backends::claude::ClaudeConfig;
+use aiui_core::backends::ollama::OllamaConfig;
+use aiui_core::backends::registry::{LegSettings, budget_path, build_chain};
+use aiui_core::backends::routstr::RoutstrConfig;
+use aiui_core::budget::BudgetStore;
 use aiui_core::egress::KnownSecret;
 use aiui_core::gate::{AuditLog, Gate};
 use aiui_core::net::Fingerprint;
 use aiui_core::node::{Credentials, NodeClient, NodeConfig};
 use aiui_core::paths::{DataDir, default_data_dir};
+use aiui_core::pay::Wallet;
+use aiui_core::pay::discovery::{DiscoveryConfig, ReviewMode};
 use aiui_core::secrets::{SecretName, Secrets};
 use aiui_core::store::Store;
 use anyhow::Context;
@@ -56,6 +62,12 @@ pub struct NodeInfo {
     pub demo: bool,
 }
 
+/// What the agent is rebuilt from when the allowance or the Routstr options change.
+struct NodeLink {
+    client: Arc<NodeClient>,
+    known: Vec<KnownSecret>,
+}
+
 /// Everything the commands share.
 pub struct Shell {
     pub mode: Mode,
@@ -66,7 +78,16 @@ pub struct Shell {
     pub config: Arc<RwLock<OperatorConfig>>,
     legs: LegOptions,
     agent: RwLock<Option<Arc<Agent>>>,
+    link: RwLock<Option<NodeLink>>,
     node: RwLock<Option<NodeInfo>>,
+    /// The allowance. The agent pays from this very instance (the store keeps its state in memory, so two
+    /// instances over one file would disagree); it is replaced by the one each chain build opens.
+    budget: RwLock<Arc<BudgetStore>>,
+    /// What the last chain build said the owner should know (e.g. paid help is off: no wallet).
+    notices: RwLock<Vec<String>>,
+    /// The wallet as the trusted window uses it, opened on first use. Also held while a chain is built, so the
+    /// two never create a wallet seed at the same time.
+    pub(crate) wallet: tokio::sync::Mutex<Option<Arc<Wallet>>>,
     /// Why there is no agent, for the chat window's panel.
     unpaired_reason: RwLock<String>,
     demo: Mutex<Option<DemoNode>>,
@@ -107,7 +128,7 @@ pub async fn start(cli: &Cli) -> anyhow::Result<Shell> {
         )?;
         let password = demo.password.clone();
         *shell.demo.lock().unwrap_or_else(|p| p.into_inner()) = Some(demo);
-        shell.connect(client, info, password)?;
+        shell.connect(client, info, password).await?;
     } else {
         shell.connect_paired().await;
     }
@@ -123,6 +144,7 @@ impl Shell {
         let store = Arc::new(Store::open(&data.conversations())?);
         let mut operator = OperatorConfig::default();
         operator.grants.disabled = file.disabled_tools.clone();
+        let budget = Arc::new(BudgetStore::open(&budget_path(&data.0))?);
         Ok(Self {
             mode,
             data,
@@ -132,7 +154,11 @@ impl Shell {
             config: Arc::new(RwLock::new(operator)),
             legs,
             agent: RwLock::new(None),
+            link: RwLock::new(None),
             node: RwLock::new(None),
+            budget: RwLock::new(budget),
+            notices: RwLock::new(Vec::new()),
+            wallet: tokio::sync::Mutex::new(None),
             unpaired_reason: RwLock::new(
                 "No node is paired yet. Open Settings to pair this app with your node.".into(),
             ),
@@ -166,7 +192,7 @@ impl Shell {
         match client_for(&paired, password.clone()) {
             Ok(client) => {
                 let info = NodeInfo { url: paired.url.clone(), fingerprint: paired.fingerprint.clone(), demo: false };
-                if let Err(e) = self.connect(client, info, password.expose().clone()) {
+                if let Err(e) = self.connect(client, info, password.expose().clone()).await {
                     self.set_unpaired(format!("{e:#}"));
                 }
             }
@@ -174,25 +200,79 @@ impl Shell {
         }
     }
 
-    /// Makes `client` the node the assistant works on.
-    pub fn connect(&self, client: NodeClient, info: NodeInfo, password: String) -> anyhow::Result<()> {
-        let chain = Chain::new(vec![
-            Leg::Local(Ollama::new(OllamaConfig {
-                url: self.legs.ollama.clone(),
-                model: self.legs.ollama_model.clone(),
-                ..OllamaConfig::default()
-            })?),
-            Leg::Claude(Claude::new(
-                ClaudeConfig { base_url: self.legs.claude_url.clone(), ..ClaudeConfig::default() },
-                self.secrets.clone(),
-            )?),
-        ]);
-        let known = vec![KnownSecret::new("node-password", password)];
-        let agent =
-            Agent::new(Arc::new(client), chain, self.gate.clone(), self.store.clone(), self.config.clone(), known);
+    /// Makes `client` the node the assistant works on, with a chain built from the current settings.
+    pub async fn connect(&self, client: NodeClient, info: NodeInfo, password: String) -> anyhow::Result<()> {
+        let link = NodeLink { client: Arc::new(client), known: vec![KnownSecret::new("node-password", password)] };
+        let agent = self.build_agent(&link).await?;
+        *self.link.write().unwrap_or_else(|p| p.into_inner()) = Some(link);
         *self.agent.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(agent));
         *self.node.write().unwrap_or_else(|p| p.into_inner()) = Some(info);
         Ok(())
+    }
+
+    /// Builds the chain again for the same node, after the allowance or the Routstr options changed. Callers hold
+    /// the turn slot, so no turn pays from the budget instance being replaced. Without a node, nothing to do.
+    pub async fn rebuild(&self) -> anyhow::Result<()> {
+        let link = {
+            let guard = self.link.read().unwrap_or_else(|p| p.into_inner());
+            guard.as_ref().map(|l| NodeLink { client: l.client.clone(), known: l.known.clone() })
+        };
+        let Some(link) = link else { return Ok(()) };
+        let agent = self.build_agent(&link).await?;
+        *self.agent.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(agent));
+        Ok(())
+    }
+
+    async fn build_agent(&self, link: &NodeLink) -> anyhow::Result<Agent> {
+        let settings = self.leg_settings()?;
+        let built = {
+            let _wallet = self.wallet.lock().await;
+            build_chain(&settings, self.secrets.clone(), &self.data.0).await.context("building the backends")?
+        };
+        for notice in &built.notices {
+            tracing::warn!(%notice, "chain");
+        }
+        *self.budget.write().unwrap_or_else(|p| p.into_inner()) = built.budget.clone();
+        *self.notices.write().unwrap_or_else(|p| p.into_inner()) = built.notices;
+        Ok(Agent::new(
+            link.client.clone(),
+            built.chain,
+            self.gate.clone(),
+            self.store.clone(),
+            self.config.clone(),
+            link.known.clone(),
+        )
+        .with_budget(built.budget))
+    }
+
+    /// The legs from the command line and the Routstr options from the config file.
+    pub fn leg_settings(&self) -> anyhow::Result<LegSettings> {
+        let options = ShellConfig::load(&self.data.0)?.routstr;
+        let discovery = DiscoveryConfig {
+            socks_proxy: options.tor_socks,
+            review_mode: if options.reviewed_only { ReviewMode::ReviewedOnly } else { ReviewMode::Any },
+            ..DiscoveryConfig::default()
+        };
+        Ok(LegSettings {
+            ollama: OllamaConfig {
+                url: self.legs.ollama.clone(),
+                model: self.legs.ollama_model.clone(),
+                ..OllamaConfig::default()
+            },
+            claude: ClaudeConfig { base_url: self.legs.claude_url.clone(), ..ClaudeConfig::default() },
+            routstr: RoutstrConfig { tor_socks: options.tor_socks, ..RoutstrConfig::default() },
+            discovery,
+        })
+    }
+
+    /// The allowance the agent pays from.
+    pub fn budget(&self) -> Arc<BudgetStore> {
+        self.budget.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// What the last chain build said the owner should know.
+    pub fn notices(&self) -> Vec<String> {
+        self.notices.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     fn set_unpaired(&self, reason: String) {

@@ -18,7 +18,7 @@ use tauri::{App, Manager, WebviewWindow};
 /// Arguments that let each command run to a real answer (or a real refusal of its own).
 fn arguments(command: &str) -> Value {
     match command {
-        "app_info" | "conversations_list" | "node_packages" | "request_trusted_window" => json!({}),
+        "app_info" | "conversations_list" | "node_packages" | "request_trusted_window" | "allowance_get" => json!({}),
         "conversation_load" => json!({ "id": "00000000000000000000000000000000" }),
         "chat_send" => json!({ "conversation": null, "text": "restart lnd", "onEvent": "__CHANNEL__:1" }),
         "trusted_pending" | "trusted_settings" | "trusted_clear_api_key" | "trusted_hide" => json!({}),
@@ -27,6 +27,15 @@ fn arguments(command: &str) -> Value {
         "trusted_fetch_fingerprint" => json!({ "url": "http://127.0.0.1:9/" }),
         "trusted_pair_node" => json!({ "url": "http://127.0.0.1:9/", "fingerprint": null, "password": "acl-test-pw" }),
         "trusted_set_grant" => json!({ "tool": "package_restart", "enabled": false }),
+        "trusted_set_allowance" => {
+            json!({ "allowanceSats": 2100, "period": "weekly", "acceptedMints": ["https://mint.example.com"] })
+        }
+        "trusted_set_routstr" => json!({ "reviewedOnly": false, "torSocks": "127.0.0.1:9050" }),
+        "trusted_wallet" => json!({}),
+        "trusted_wallet_receive" => json!({ "token": "cashuBnot-a-token" }),
+        // Port 9 (discard) refuses at once: the command runs and reports the mint unreachable.
+        "trusted_wallet_invoice" => json!({ "mint": "http://127.0.0.1:9/", "amountSats": 1000 }),
+        "trusted_wallet_check" => json!({ "mint": "http://127.0.0.1:9/", "quoteId": "no-such-quote" }),
         other => panic!("`{other}` is in commands/names.rs but has no row in the ACL test's argument table"),
     }
 }
@@ -57,12 +66,16 @@ impl Harness {
     }
 
     fn invoke(&self, label: &str, command: &str) -> Result<Value, Value> {
+        self.invoke_with(label, command, arguments(command))
+    }
+
+    fn invoke_with(&self, label: &str, command: &str, arguments: Value) -> Result<Value, Value> {
         let request = InvokeRequest {
             cmd: command.into(),
             callback: CallbackFn(0),
             error: CallbackFn(1),
             url: "tauri://localhost".parse().unwrap(),
-            body: InvokeBody::Json(arguments(command)),
+            body: InvokeBody::Json(arguments),
             headers: Default::default(),
             invoke_key: INVOKE_KEY.to_string(),
         };
@@ -121,6 +134,8 @@ fn every_trusted_command_is_refused_from_main_and_allowed_from_trusted() {
     assert_eq!(h.shell().secrets.get(SecretName::NodePassword).unwrap(), None);
     assert!(h.shell().config.read().unwrap().grants.disabled.is_empty());
     assert!(!h.shell().data.0.join(aiui::config::FILE_NAME).exists());
+    assert_eq!(h.shell().budget().get().allowance_sats, 0, "the allowance changed from the chat window");
+    assert!(!h.shell().data.0.join("wallet.sqlite3").exists(), "the chat window opened the wallet");
 
     for command in TRUSTED_COMMANDS {
         let from_trusted = h.invoke("trusted", command);
@@ -130,6 +145,56 @@ fn every_trusted_command_is_refused_from_main_and_allowed_from_trusted() {
     assert!(reached(&h.invoke("trusted", "trusted_set_api_key")));
     assert!(h.shell().secrets.get(SecretName::AnthropicApiKey).unwrap().is_some());
     assert!(h.shell().config.read().unwrap().grants.disabled.contains("package_restart"));
+    let budget = h.shell().budget().get();
+    assert_eq!((budget.allowance_sats, budget.period.as_str()), (2100, "weekly"));
+    assert_eq!(budget.accepted_mints, vec!["https://mint.example.com".to_owned()]);
+    let file = aiui::config::ShellConfig::load(&h.shell().data.0).unwrap();
+    assert!(!file.routstr.reviewed_only);
+    assert_eq!(file.routstr.tor_socks, Some("127.0.0.1:9050".parse().unwrap()));
+}
+
+#[test]
+fn the_chat_window_reads_the_allowance_the_trusted_window_sets() {
+    let h = harness();
+    let before = h.invoke("main", "allowance_get").unwrap();
+    assert_eq!(before["allowance_sats"], 0);
+    assert_eq!(before["period"], "never");
+    assert!(before.get("accepted_mints").is_none(), "the meter needs no mint list");
+    let view = h.invoke("trusted", "trusted_set_allowance").unwrap();
+    assert_eq!(view["budget"]["allowance_sats"], 2100);
+    assert_eq!(view["budget"]["remaining_sats"], 2100);
+    let after = h.invoke("main", "allowance_get").unwrap();
+    assert_eq!(
+        (&after["allowance_sats"], &after["remaining_sats"], &after["period"]),
+        (&json!(2100), &json!(2100), &json!("weekly"))
+    );
+    // A bad mint or period is refused by the command and changes nothing.
+    let refused = h.invoke_with(
+        "trusted",
+        "trusted_set_allowance",
+        json!({ "allowanceSats": 1, "period": "hourly", "acceptedMints": [] }),
+    );
+    assert_eq!(refused.unwrap_err()["code"], "invalid");
+    let refused = h.invoke_with(
+        "trusted",
+        "trusted_set_allowance",
+        json!({ "allowanceSats": 1, "period": "daily", "acceptedMints": ["ftp://mint"] }),
+    );
+    assert_eq!(refused.unwrap_err()["code"], "invalid");
+    assert_eq!(h.shell().budget().get().allowance_sats, 2100);
+}
+
+#[test]
+fn looking_at_the_wallet_creates_no_seed_and_a_bad_routstr_address_is_refused() {
+    let h = harness();
+    let view = h.invoke("trusted", "trusted_wallet").unwrap();
+    assert_eq!(view["opened"], false);
+    assert_eq!(h.shell().secrets.get(SecretName::WalletSeed).unwrap(), None);
+    let refused =
+        h.invoke_with("trusted", "trusted_set_routstr", json!({ "reviewedOnly": true, "torSocks": "tor:9050" }));
+    assert_eq!(refused.unwrap_err()["code"], "invalid");
+    let settings = h.invoke("trusted", "trusted_settings").unwrap();
+    assert_eq!(settings["routstr"]["reviewed_only"], true);
 }
 
 #[test]

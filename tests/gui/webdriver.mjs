@@ -5,9 +5,10 @@
 // 2. While that confirmation is pending, JavaScript in the chat window tries every way across: trusted commands
 //    (even with the real id and hash), emit/emit_to the trusted window, window.open, BroadcastChannel and
 //    localStorage, core window commands, and navigating itself to the trusted page. None may resolve the
-//    confirmation, change a setting, or restart lnd.
+//    confirmation, change a setting (the allowance, the Routstr options), open the wallet, or restart lnd.
 // 3. The owner approves in the trusted window (a real click, once Approve unlocks), and the devnode's lnd goes
 //    restarting -> running, seen from the chat window.
+// 4. The owner sets an allowance in the trusted window's form; the chat window's read-only meter shows it.
 // Screenshots of both windows go to target/gui-screenshots/. Every failure throws; the exit code says so.
 import http from 'node:http';
 import fs from 'node:fs';
@@ -172,6 +173,12 @@ try {
       trusted_set_grant: { tool: 'package_restart', enabled: false },
       trusted_fetch_fingerprint: { url: 'https://127.0.0.1:9/' },
       trusted_hide: {},
+      trusted_set_allowance: { allowanceSats: 1000000, period: 'daily', acceptedMints: ['https://mint.attacker.example'] },
+      trusted_set_routstr: { reviewedOnly: false, torSocks: '127.0.0.1:9' },
+      trusted_wallet: {},
+      trusted_wallet_receive: { token: 'cashuBfrom-the-chat-window' },
+      trusted_wallet_invoice: { mint: 'https://mint.attacker.example', amountSats: 1000 },
+      trusted_wallet_check: { mint: 'https://mint.attacker.example', quoteId: 'q' },
     };
     for (const [command, a] of Object.entries(trusted)) {
       await attempt('invoke ' + command, () => T.core.invoke(command, a));
@@ -213,7 +220,13 @@ try {
   const settingsAfter = (await invokeIn('trusted_settings')).ok;
   check(settingsAfter.api_key_set === false, 'the chat window could not set an API key');
   check(JSON.stringify(settingsAfter.tools) === JSON.stringify(settingsBefore.tools), 'the chat window could not change a grant');
+  check(settingsAfter.budget.allowance_sats === 0 && settingsAfter.budget.accepted_mints.length === 0, `the chat window could not change the allowance (${JSON.stringify(settingsAfter.budget)})`);
+  check(JSON.stringify(settingsAfter.budget) === JSON.stringify(settingsBefore.budget), 'the allowance is unchanged');
+  check(JSON.stringify(settingsAfter.routstr) === JSON.stringify({ reviewed_only: true, tor_socks: null }), 'the chat window could not change the Routstr options');
+  check((await invokeIn('trusted_wallet')).ok.opened === false, 'the chat window could not create the wallet');
   await focus('main');
+  const meter = (await invokeIn('allowance_get')).ok;
+  check(meter && meter.allowance_sats === 0, `the chat window reads the allowance, still 0 (${JSON.stringify(meter)})`);
   const lndBefore = await run(wrap(`const apps = await window.__TAURI__.core.invoke('node_packages'); return apps.find((p) => p.id === 'lnd').state;`));
   check(lndBefore === 'running', `lnd was not restarted by any attempt (state ${lndBefore})`);
   await until('the pending notice in the chat window', () => run(wrap(`return !document.getElementById('pending').hidden;`)));
@@ -246,6 +259,40 @@ try {
   await until('the confirmation to be answered', () => run(wrap(`return document.getElementById('confirm').hidden;`)));
   await run(wrap(`document.getElementById('key-title').scrollIntoView(); return true;`));
   await screenshot('trusted-settings.png');
+
+  // ---- the owner sets an allowance in the trusted window; the chat window's meter follows ----
+  const field = async (css) => Object.values(await wd('POST', s('/element'), { using: 'css selector', value: css }))[0];
+  const amount = await field('#budget-allowance');
+  await wd('POST', s(`/element/${amount}/clear`), {});
+  await wd('POST', s(`/element/${amount}/value`), { text: '2100' });
+  await wd('POST', s(`/element/${await field('#budget-mints')}/value`), { text: 'https://mint.example.com' });
+  await run(wrap(`document.getElementById('budget-period').value = 'weekly'; return true;`));
+  await wd('POST', s(`/element/${await field('#budget-save')}/click`), {});
+  const saved = await until('the allowance to be saved', () => run(wrap(`const t = document.getElementById('budget-status'); return t.classList.contains('ok') || t.classList.contains('error') ? t.textContent : null;`)));
+  log('allowance form:', saved);
+  check(saved.startsWith('Saved'), `the trusted window saved the allowance (${saved})`);
+  // The owner closes Settings (an occluded window is not repainted, so the chat's screenshot would be stale).
+  check('ok' in (await invokeIn('trusted_hide')), 'the trusted window hides itself');
+  await focus('main');
+  const meterAfter = (await invokeIn('allowance_get')).ok;
+  check(meterAfter.allowance_sats === 2100 && meterAfter.remaining_sats === 2100 && meterAfter.period === 'weekly', `the meter reads the new allowance (${JSON.stringify(meterAfter)})`);
+  check(meterAfter.notices.length === 0, `the paid leg was built without a notice (${JSON.stringify(meterAfter.notices)})`);
+  await run(wrap(`window.dispatchEvent(new Event('focus')); return true;`));
+  const shown = await until('the meter to show it', async () => {
+    const text = await run(wrap(`return document.getElementById('allowance-summary').textContent;`));
+    return typeof text === 'string' && text.includes('2,100 sats left') ? text : null;
+  }, 5000);
+  log('meter:', shown);
+  await sleep(300);
+  await screenshot('chat-allowance-meter.png');
+  // "Top up" only asks for the trusted window, which comes back showing the wallet.
+  await run(wrap(`document.getElementById('top-up').click(); return true;`));
+  await focus('trusted');
+  await until('the trusted window to be shown again', () => run(wrap(`return document.visibilityState === 'visible';`)), 5000);
+  // The paid leg opened the wallet, so the trusted window now shows its (empty) balance rather than "no wallet".
+  await until('the wallet section', () => run(wrap(`return document.getElementById('wallet-state').textContent.startsWith('Total');`)), 5000);
+  await run(wrap(`document.getElementById('allowance-section').scrollIntoView(); return true;`));
+  await screenshot('trusted-allowance-wallet.png');
   log('PASSED');
 } catch (error) {
   failure = error;

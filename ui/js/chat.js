@@ -1,5 +1,5 @@
 // The chat window: conversations, a turn's events streamed into an ARIA live log, surfaces as cards, notices,
-// the "no backend" panel, and a button that only *asks* for the trusted window.
+// the "no backend" panel, a read-only allowance meter, and buttons that only *ask* for the trusted window.
 import { invoke, channel } from './ipc.js';
 import { renderText } from './text.js';
 import { renderSurface } from './surfaces.js';
@@ -44,6 +44,18 @@ function addNotice(text, extra = '') {
   item(`msg notice ${extra}`, document.createTextNode(text));
 }
 
+// A budget stop says so plainly and offers the top-up, which only asks for the trusted window.
+function addBudgetStop(text) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'btn small';
+  button.textContent = 'Top up…';
+  button.addEventListener('click', openTrusted);
+  const title = document.createElement('strong');
+  title.textContent = 'Paid help stopped: allowance. ';
+  item('msg notice stop budget-stop', title, document.createTextNode(text), document.createElement('br'), button);
+}
+
 function addSurface(surface) {
   item('msg surface', renderSurface(surface));
 }
@@ -84,6 +96,7 @@ function onEvent(event) {
     case 'stopped':
       $('pending').hidden = true;
       if (event.reason === 'no_backend') showNoBackend(event.message);
+      else if (event.reason === 'budget_stop') addBudgetStop(event.message);
       else addNotice(event.message, 'stop');
       finishTurn();
       break;
@@ -104,6 +117,39 @@ function finishTurn() {
   setBusy(false);
   loadConversations();
   refreshApps();
+  refreshAllowance();
+}
+
+const sats = (n) => `${Number(n).toLocaleString('en-US')} sats`;
+const shownNotices = new Set();
+
+// The meter is read only: `allowance_get` is the chat window's only view of the budget.
+async function refreshAllowance() {
+  let a;
+  try {
+    a = await invoke('allowance_get');
+  } catch (error) {
+    $('allowance-summary').textContent = 'The allowance could not be read.';
+    return;
+  }
+  const used = a.allowance_sats > 0 ? Math.min(1, (a.spent_sats + a.reserved_sats) / a.allowance_sats) : 0;
+  $('allowance-fill').style.width = `${used * 100}%`;
+  $('allowance-bar').setAttribute('aria-valuenow', String(Math.round(used * 100)));
+  $('allowance-summary').textContent = a.allowance_sats > 0
+    ? `${sats(a.remaining_sats)} left of ${sats(a.allowance_sats)}`
+    : 'Paid help is off (allowance 0 sats).';
+  $('allowance-spent').textContent = sats(a.spent_sats);
+  $('allowance-reserved').textContent = sats(a.reserved_sats);
+  $('allowance-remaining').textContent = sats(a.remaining_sats);
+  $('allowance-period').textContent = a.period === 'never'
+    ? 'never (one-off)'
+    : `${a.period}${a.renews_at_ms ? `, next ${new Date(a.renews_at_ms).toLocaleString()}` : ''}`;
+  $('allowance').dataset.allowance = String(a.allowance_sats);
+  for (const notice of a.notices) {
+    if (shownNotices.has(notice)) continue;
+    shownNotices.add(notice);
+    addNotice(notice);
+  }
 }
 
 async function submit(event) {
@@ -205,6 +251,10 @@ async function start() {
   }
   for (const button of document.querySelectorAll('.open-trusted')) button.addEventListener('click', openTrusted);
   $('open-settings').addEventListener('click', openTrusted);
+  $('top-up').addEventListener('click', openTrusted);
+  // The owner changes the allowance in the other window; coming back here shows the new figures.
+  window.addEventListener('focus', refreshAllowance);
+  setInterval(refreshAllowance, 15000);
   $('composer').addEventListener('submit', submit);
   input.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !event.shiftKey) submit(event);
@@ -219,6 +269,7 @@ async function start() {
   $('refresh-apps').addEventListener('click', refreshApps);
   await loadConversations();
   refreshApps();
+  refreshAllowance();
   input.focus();
 }
 

@@ -1,6 +1,9 @@
 // Operator settings: the Claude API key and the node password go to the OS keyring (the host only ever says
-// "set" or "not set"), the node pairing shows the certificate fingerprint to accept, and the tool grants.
+// "set" or "not set"), the node pairing shows the certificate fingerprint to accept, the tool grants, and (in
+// allowance.js and wallet.js) the allowance, the Routstr options and the wallet.
 import { invoke } from './ipc.js';
+import * as allowance from './allowance.js';
+import * as wallet from './wallet.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -15,6 +18,7 @@ function pill(el, set) {
 }
 
 function draw(view) {
+  allowance.draw(view);
   pill($('key-state'), view.api_key_set);
   if (view.keyring_error) status('key-status', view.keyring_error, 'error');
   const node = view.node;
@@ -51,6 +55,7 @@ export async function refresh() {
   } catch (error) {
     status('key-status', error.message, 'error');
   }
+  await wallet.refresh();
 }
 
 async function setGrant(tool, enabled) {
@@ -117,6 +122,9 @@ async function pair(event) {
 }
 
 export function init() {
+  // A new allowance may have opened the wallet (the paid leg needs it), so its balances are fetched again.
+  allowance.init((view) => { draw(view); wallet.refresh(); });
+  wallet.init();
   $('key-form').addEventListener('submit', saveKey);
   $('key-clear').addEventListener('click', clearKey);
   $('pair-fetch').addEventListener('click', fetchFingerprint);

@@ -1,5 +1,5 @@
-//! The main window's commands: the conversation list, a turn streamed over a channel, node state to read, and a
-//! request for the trusted window. None of them approves, spends, changes settings or reads a secret.
+//! The main window's commands: the conversation list, a turn streamed over a channel, node state and the allowance
+//! to read, and a request for the trusted window. None of them approves, spends, changes settings or reads a secret.
 
 use aiui_core::store::ConversationId;
 use tauri::ipc::Channel;
@@ -7,7 +7,7 @@ use tauri::{AppHandle, Runtime, State};
 
 use super::CommandError;
 use crate::Shell;
-use crate::ipc::{AppInfo, ChatEvent, ConversationDetail, ConversationView, NodeView, PackageView};
+use crate::ipc::{AllowanceView, AppInfo, ChatEvent, ConversationDetail, ConversationView, NodeView, PackageView};
 
 /// The longest title taken from a first message.
 const TITLE_CHARS: usize = 60;
@@ -110,4 +110,10 @@ pub async fn node_packages(shell: State<'_, Shell>) -> Result<Vec<PackageView>, 
 #[tauri::command]
 pub fn request_trusted_window<R: Runtime>(app: AppHandle<R>) -> Result<(), CommandError> {
     crate::windows::show_trusted(&app, false).map_err(|e| CommandError::new("window", e.to_string()))
+}
+
+/// The allowance, read only: what the meter shows. Nothing here changes it; that is the trusted window's.
+#[tauri::command]
+pub fn allowance_get(shell: State<'_, Shell>) -> AllowanceView {
+    AllowanceView::new(&shell.budget().get(), shell.notices())
 }

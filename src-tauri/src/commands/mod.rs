@@ -1,13 +1,15 @@
 //! The IPC commands, one file per window or domain, and the one handler that registers them.
 //!
-//! `chat` is the main window's (send, read, ask for the trusted window). `trusted` and `settings` are the trusted
-//! window's; each of their commands calls [`require_trusted`] first, so a capability that wrongly granted one to
+//! `chat` is the main window's (send, read, ask for the trusted window). `trusted`, `settings`, `budget` and
+//! `wallet` are the trusted window's; each of their commands calls [`require_trusted`] first, so a capability that wrongly granted one to
 //! another window still fails closed.
 
+pub mod budget;
 pub mod chat;
 pub mod names;
 pub mod settings;
 pub mod trusted;
+pub mod wallet;
 
 use serde::Serialize;
 use tauri::{Runtime, Webview};
@@ -66,6 +68,7 @@ fn generated<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sy
         chat::chat_send,
         chat::node_packages,
         chat::request_trusted_window,
+        chat::allowance_get,
         trusted::trusted_pending,
         trusted::trusted_decide,
         trusted::trusted_hide,
@@ -75,5 +78,11 @@ fn generated<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sy
         settings::trusted_fetch_fingerprint,
         settings::trusted_pair_node,
         settings::trusted_set_grant,
+        budget::trusted_set_allowance,
+        budget::trusted_set_routstr,
+        wallet::trusted_wallet,
+        wallet::trusted_wallet_receive,
+        wallet::trusted_wallet_invoice,
+        wallet::trusted_wallet_check,
     ]
 }

@@ -5,8 +5,15 @@
 
 /// Commands of the chat window: send messages, read state, and *ask* for the trusted window. Nothing here
 /// approves, spends, changes settings or reads a secret.
-pub const MAIN_COMMANDS: &[&str] =
-    &["app_info", "conversations_list", "conversation_load", "chat_send", "node_packages", "request_trusted_window"];
+pub const MAIN_COMMANDS: &[&str] = &[
+    "app_info",
+    "conversations_list",
+    "conversation_load",
+    "chat_send",
+    "node_packages",
+    "request_trusted_window",
+    "allowance_get",
+];
 
 /// Commands of the trusted window only. Each one also checks, in Rust, that the calling webview is labelled
 /// `trusted`, so a misconfigured capability fails closed.
@@ -20,4 +27,10 @@ pub const TRUSTED_COMMANDS: &[&str] = &[
     "trusted_pair_node",
     "trusted_set_grant",
     "trusted_hide",
+    "trusted_set_allowance",
+    "trusted_set_routstr",
+    "trusted_wallet",
+    "trusted_wallet_receive",
+    "trusted_wallet_invoice",
+    "trusted_wallet_check",
 ];

@@ -13,7 +13,7 @@ use tauri::{Runtime, State, Webview};
 use super::{CommandError, require_trusted};
 use crate::Shell;
 use crate::config::{PairedNode, ShellConfig};
-use crate::ipc::{NodeSettingsView, SettingsView, ToolGrantView};
+use crate::ipc::{AllowanceView, BudgetView, NodeSettingsView, RoutstrView, SettingsView, ToolGrantView};
 use crate::state::{NodeInfo, client_for};
 
 /// How long fetching a certificate or a test login may take.
@@ -105,7 +105,7 @@ pub async fn trusted_pair_node<R: Runtime>(
     keyring(&shell.secrets, move |s| s.set(SecretName::NodePassword, &stored)).await?;
     update_config(&shell, |file| file.node = Some(paired.clone()))?;
     let info = NodeInfo { url: paired.url.clone(), fingerprint: paired.fingerprint.clone(), demo: false };
-    shell.connect(client, info, password).map_err(|e| CommandError::new("internal", format!("{e:#}")))?;
+    shell.connect(client, info, password).await.map_err(|e| CommandError::new("internal", format!("{e:#}")))?;
     Ok(settings_view(&shell).await)
 }
 
@@ -145,14 +145,14 @@ fn parse_node_url(url: &str) -> Result<url::Url, CommandError> {
     Ok(url)
 }
 
-fn update_config(shell: &Shell, change: impl FnOnce(&mut ShellConfig)) -> Result<(), CommandError> {
+pub(super) fn update_config(shell: &Shell, change: impl FnOnce(&mut ShellConfig)) -> Result<(), CommandError> {
     let mut file = ShellConfig::load(&shell.data.0).map_err(|e| CommandError::new("config", format!("{e:#}")))?;
     change(&mut file);
     file.save(&shell.data.0).map_err(|e| CommandError::new("config", format!("The settings could not be saved: {e}")))
 }
 
 /// Runs a keyring call off the async threads (it is a D-Bus round trip).
-async fn keyring<T: Send + 'static>(
+pub(super) async fn keyring<T: Send + 'static>(
     secrets: &Arc<Secrets>,
     call: impl FnOnce(&Secrets) -> Result<T, aiui_core::secrets::SecretsError> + Send + 'static,
 ) -> Result<T, CommandError> {
@@ -163,7 +163,7 @@ async fn keyring<T: Send + 'static>(
         .map_err(|e| CommandError::new("keyring", e.to_string()))
 }
 
-async fn settings_view(shell: &Shell) -> SettingsView {
+pub(super) async fn settings_view(shell: &Shell) -> SettingsView {
     let api_key = keyring(&shell.secrets, |s| s.get(SecretName::AnthropicApiKey).map(|v| v.is_some())).await;
     let password = keyring(&shell.secrets, |s| s.get(SecretName::NodePassword).map(|v| v.is_some())).await;
     let keyring_error = api_key.as_ref().err().map(|e| e.message.clone());
@@ -188,7 +188,18 @@ async fn settings_view(shell: &Shell) -> SettingsView {
             enabled: !disabled.contains(t.name),
         })
         .collect();
+    let report = shell.budget().get();
+    let budget = BudgetView {
+        accepted_mints: report.accepted_mints.clone(),
+        allowance: AllowanceView::new(&report, shell.notices()),
+    };
+    // A damaged config file is reported by the commands that write it; here the defaults are shown.
+    let options = ShellConfig::load(&shell.data.0).map(|f| f.routstr).unwrap_or_default();
+    let routstr =
+        RoutstrView { reviewed_only: options.reviewed_only, tor_socks: options.tor_socks.map(|a| a.to_string()) };
     SettingsView {
+        budget,
+        routstr,
         demo: shell.mode.demo,
         kiosk: shell.mode.kiosk,
         api_key_set: api_key.ok(),
