@@ -12,7 +12,7 @@ use aiui_core::Secret;
 use aiui_core::agent::{Agent, OperatorConfig};
 use aiui_core::backends::claude::ClaudeConfig;
 use aiui_core::backends::ollama::OllamaConfig;
-use aiui_core::backends::registry::{LegSettings, budget_path, build_chain};
+use aiui_core::backends::registry::{LegSettings, Reuse, budget_path, build_chain};
 use aiui_core::backends::routstr::RoutstrConfig;
 use aiui_core::budget::BudgetStore;
 use aiui_core::egress::KnownSecret;
@@ -80,13 +80,13 @@ pub struct Shell {
     agent: RwLock<Option<Arc<Agent>>>,
     link: RwLock<Option<NodeLink>>,
     node: RwLock<Option<NodeInfo>>,
-    /// The allowance. The agent pays from this very instance (the store keeps its state in memory, so two
-    /// instances over one file would disagree); it is replaced by the one each chain build opens.
+    /// The allowance, opened once. The agent pays from this very instance (the store keeps its state in memory,
+    /// so two instances over one file would disagree); every chain build reuses it.
     budget: RwLock<Arc<BudgetStore>>,
     /// What the last chain build said the owner should know (e.g. paid help is off: no wallet).
     notices: RwLock<Vec<String>>,
-    /// The wallet as the trusted window uses it, opened on first use. Also held while a chain is built, so the
-    /// two never create a wallet seed at the same time.
+    /// The shell's one wallet: opened on first use by the trusted window or by a chain build with an allowance,
+    /// and shared by both. Held while a chain is built, so a wallet seed is never created twice.
     pub(crate) wallet: tokio::sync::Mutex<Option<Arc<Wallet>>>,
     /// Why there is no agent, for the chat window's panel.
     unpaired_reason: RwLock<String>,
@@ -226,13 +226,20 @@ impl Shell {
     async fn build_agent(&self, link: &NodeLink) -> anyhow::Result<Agent> {
         let settings = self.leg_settings()?;
         let built = {
-            let _wallet = self.wallet.lock().await;
-            build_chain(&settings, self.secrets.clone(), &self.data.0).await.context("building the backends")?
+            // One wallet and one budget store for the whole shell: the chain shares the settings window's.
+            let mut wallet = self.wallet.lock().await;
+            let reuse = Reuse { budget: Some(self.budget()), wallet: wallet.clone() };
+            let built = build_chain(&settings, self.secrets.clone(), &self.data.0, reuse)
+                .await
+                .context("building the backends")?;
+            if built.wallet.is_some() {
+                wallet.clone_from(&built.wallet);
+            }
+            built
         };
         for notice in &built.notices {
             tracing::warn!(%notice, "chain");
         }
-        *self.budget.write().unwrap_or_else(|p| p.into_inner()) = built.budget.clone();
         *self.notices.write().unwrap_or_else(|p| p.into_inner()) = built.notices;
         Ok(Agent::new(
             link.client.clone(),

@@ -8,7 +8,7 @@ use std::time::Duration;
 use aiui_core::agent::{Agent, Event, OperatorConfig};
 use aiui_core::backends::claude::ClaudeConfig;
 use aiui_core::backends::ollama::OllamaConfig;
-use aiui_core::backends::registry::{LegSettings, build_chain};
+use aiui_core::backends::registry::{LegSettings, Reuse, build_chain};
 use aiui_core::backends::routstr::RoutstrConfig;
 use aiui_core::egress::KnownSecret;
 use aiui_core::gate::{AuditLog, Decision, Gate};
@@ -63,7 +63,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
 
     let (node_client, password, demo) = connect(&args).await?;
     let secrets = Arc::new(Secrets::os_keyring());
-    let built = build_chain(&leg_settings(&args), secrets, &data.0).await?;
+    let built = build_chain(&leg_settings(&args), secrets, &data.0, Reuse::default()).await?;
     for notice in &built.notices {
         println!("note: {notice}");
     }

@@ -22,11 +22,21 @@ pub struct LegSettings {
     pub discovery: DiscoveryConfig,
 }
 
+/// Instances a long-lived shell already holds, so a rebuilt chain shares them instead of opening a second copy
+/// over the same files (two budget stores or two wallets on one file would disagree).
+#[derive(Debug, Default)]
+pub struct Reuse {
+    pub budget: Option<Arc<BudgetStore>>,
+    pub wallet: Option<Arc<Wallet>>,
+}
+
 /// A chain ready for the loop, the allowance it pays from, and what the owner should know about it.
 #[derive(Debug)]
 pub struct Built {
     pub chain: Chain,
     pub budget: Arc<BudgetStore>,
+    /// The wallet the paid leg pays from, when the allowance is above zero (reused or opened here).
+    pub wallet: Option<Arc<Wallet>>,
     /// E.g. that paid help is off because the wallet could not be opened.
     pub notices: Vec<String>,
 }
@@ -46,26 +56,31 @@ pub fn budget_path(data_dir: &Path) -> std::path::PathBuf {
 
 /// Builds local → Claude → Routstr. The paid leg is added only when the allowance is above zero, so a zero
 /// allowance never opens the wallet (nor creates a seed in the keyring).
-pub async fn build_chain(settings: &LegSettings, secrets: Arc<Secrets>, data_dir: &Path) -> Result<Built, BuildError> {
-    let budget = Arc::new(BudgetStore::open(&budget_path(data_dir))?);
+pub async fn build_chain(
+    settings: &LegSettings,
+    secrets: Arc<Secrets>,
+    data_dir: &Path,
+    reuse: Reuse,
+) -> Result<Built, BuildError> {
+    let budget = match reuse.budget {
+        Some(budget) => budget,
+        None => Arc::new(BudgetStore::open(&budget_path(data_dir))?),
+    };
     let mut legs = vec![
         Leg::Local(Ollama::new(settings.ollama.clone())?),
         Leg::Claude(Claude::new(settings.claude.clone(), secrets.clone())?),
     ];
     let mut notices = Vec::new();
+    let mut wallet = reuse.wallet;
     if budget.get().allowance_sats > 0 {
-        let opened = {
-            let secrets = secrets.clone();
-            let dir = data_dir.to_owned();
-            // The keyring read blocks on D-Bus.
-            tokio::task::spawn_blocking(move || {
-                tokio::runtime::Handle::current().block_on(Wallet::open(&dir, &secrets))
-            })
-            .await
+        let opened = match wallet.clone() {
+            Some(existing) => Ok(existing),
+            None => open_wallet(data_dir, secrets.clone()).await,
         };
         match opened {
-            Ok(Ok(wallet)) => {
-                let payments = Arc::new(Payments::new(Arc::new(wallet), budget.clone()));
+            Ok(opened) => {
+                wallet = Some(opened.clone());
+                let payments = Arc::new(Payments::new(opened, budget.clone()));
                 match payments.reconcile().await {
                     Ok(report) if report.checked > 0 => tracing::info!(?report, "reconciled open payments at start-up"),
                     Ok(_) => {}
@@ -76,9 +91,20 @@ pub async fn build_chain(settings: &LegSettings, secrets: Arc<Secrets>, data_dir
                 let discovery = Arc::new(Discovery::new(settings.discovery.clone()));
                 legs.push(Leg::Routstr(Box::new(Routstr::new(settings.routstr.clone(), discovery, payments)?)));
             }
-            Ok(Err(e)) => notices.push(format!("Paid help (Routstr) is off: the wallet could not be opened ({e}).")),
-            Err(e) => notices.push(format!("Paid help (Routstr) is off: {e}.")),
+            Err(reason) => {
+                notices.push(format!("Paid help (Routstr) is off: the wallet could not be opened ({reason})."))
+            }
         }
     }
-    Ok(Built { chain: Chain::new(legs), budget, notices })
+    Ok(Built { chain: Chain::new(legs), budget, wallet, notices })
+}
+
+/// Opens the wallet off the async threads: its seed is read from the keyring over D-Bus.
+async fn open_wallet(data_dir: &Path, secrets: Arc<Secrets>) -> Result<Arc<Wallet>, String> {
+    let dir = data_dir.to_owned();
+    tokio::task::spawn_blocking(move || tokio::runtime::Handle::current().block_on(Wallet::open(&dir, &secrets)))
+        .await
+        .map_err(|e| e.to_string())?
+        .map(Arc::new)
+        .map_err(|e| e.to_string())
 }
