@@ -120,10 +120,11 @@ pub async fn start(cli: &Cli) -> anyhow::Result<Shell> {
     let shell = Shell::open(mode, DataDir(dir), Arc::new(Secrets::os_keyring()), legs)?;
     if cli.demo {
         let demo = crate::demo::start_node().await?;
+        let pin = crate::demo::pin(&demo)?;
         let url: url::Url = demo.node.url().parse().context("the demo node's address")?;
-        let info = NodeInfo { url: url.to_string(), fingerprint: Some(demo.pin.to_string()), demo: true };
+        let info = NodeInfo { url: url.to_string(), fingerprint: Some(pin.to_string()), demo: true };
         let client = NodeClient::new(
-            NodeConfig::new(url).with_pin(demo.pin),
+            NodeConfig::new(url).with_pin(pin),
             Credentials { password: Secret::new(demo.password.clone()), totp: None },
         )?;
         let password = demo.password.clone();

@@ -151,9 +151,10 @@ async fn connect(args: &Args) -> anyhow::Result<(NodeClient, String, Option<crat
     if args.demo {
         let demo = crate::demo::start_node().await?;
         let url: url::Url = demo.node.url().parse()?;
+        let pin = crate::demo::pin(&demo)?;
         println!("Demo node (simulated) at {url}");
         let client = NodeClient::new(
-            NodeConfig::new(url).with_pin(demo.pin),
+            NodeConfig::new(url).with_pin(pin),
             Credentials { password: aiui_core::Secret::new(demo.password.clone()), totp: None },
         )?;
         let password = demo.password.clone();

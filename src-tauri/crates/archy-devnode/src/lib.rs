@@ -8,6 +8,7 @@
 mod auth;
 mod chain;
 mod config;
+pub mod demo;
 mod faults;
 mod packages;
 mod ratelimit;

@@ -8,7 +8,6 @@ use std::time::Duration;
 use anyhow::Context as _;
 use archy_devnode::{DevNodeConfig, Faults, MintConfig, RunningDevNode};
 use clap::Parser;
-use rand::Rng as _;
 use tracing_subscriber::EnvFilter;
 
 /// A simulated Archipelago Bitcoin node that speaks the real node's RPC (`POST /rpc/v1`, `GET /health`), with
@@ -73,17 +72,6 @@ fn parse_share(s: &str) -> Result<f64, String> {
     if (0.0..=1.0).contains(&share) { Ok(share) } else { Err(format!("{share} is not between 0 and 1")) }
 }
 
-/// A password that is easy to read and type, e.g. `k7mq-x2pd-9hvt-ra4e` (about 80 bits).
-fn generate_password() -> String {
-    // No 0/o or 1/l, so it survives being read aloud or copied by hand.
-    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
-    let mut rng = rand::rng();
-    (0..4)
-        .map(|_| (0..4).map(|_| char::from(ALPHABET[rng.random_range(0..ALPHABET.len())])).collect::<String>())
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
@@ -94,7 +82,7 @@ async fn main() -> anyhow::Result<()> {
         .init();
 
     let generated = args.password.is_none();
-    let password = args.password.clone().unwrap_or_else(generate_password);
+    let password = args.password.clone().unwrap_or_else(archy_devnode::demo::generate_password);
     let mut config = DevNodeConfig::new(password.clone(), args.data_dir.clone());
     config.totp_secret = args.totp_secret.clone();
     config.tls = args.tls;
