@@ -428,3 +428,52 @@ fn body_text_chars(body: &Value) -> usize {
 fn protocol(detail: &str) -> BackendError {
     BackendError::Protocol { backend: NAME.into(), detail: detail.to_owned() }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    fn provider(name: &str, endpoints: &[&str], mint: &str, completion: f64) -> ProbedProvider {
+        ProbedProvider {
+            pubkey: format!("{name:0>64}"),
+            name: name.into(),
+            endpoints: endpoints.iter().map(|e| url::Url::parse(e).unwrap()).collect(),
+            mints: vec![mint.into()],
+            models: HashMap::from([("toolbot".to_owned(), ModelPrice { prompt: 0.01, completion })]),
+        }
+    }
+
+    #[track_caller]
+    fn check(providers: &[ProbedProvider], remaining: u64, tor: bool, expect: Option<&str>) {
+        let mints = vec!["https://mint.a".to_owned()];
+        let chosen = select_provider(providers, "vendor/toolbot", &mints, remaining, 900, tor).map(|(p, _)| p.label());
+        assert_eq!(chosen.as_deref(), expect);
+    }
+
+    #[test]
+    fn the_cheapest_affordable_provider_with_a_shared_mint_wins() {
+        let onion = "http://abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcd.onion/";
+        let providers = [
+            provider("cheap-other-mint", &["https://a.example/"], "https://mint.b", 0.01),
+            provider("cheap", &["https://b.example/"], "https://mint.a", 0.02),
+            provider("dear-onion", &["https://c.example/", onion], "https://mint.a/", 0.05),
+            provider("onion-only", &[onion], "https://mint.a", 0.03),
+        ];
+        check(&providers, 1000, false, Some("cheap"));
+        check(&providers, 1000, true, Some("onion-only"));
+        check(&providers, 10, false, None);
+        // 1024 completion tokens at 0.02 sats, the prompt's share and the margin: within 40 sats, not within 30.
+        check(&providers[1..2], 40, false, Some("cheap"));
+        check(&providers[1..2], 30, false, None);
+    }
+
+    #[test]
+    fn the_price_covers_the_completion_cap_with_a_margin() {
+        let price = ModelPrice { prompt: 0.01, completion: 0.05 };
+        let estimate = estimate_price_sats(&price, 3000);
+        let provider_reservation = (3000.0 / 3.0) * 0.01 + f64::from(ROUTSTR_MAX_TOKENS) * 0.05;
+        assert!(estimate as f64 >= provider_reservation * 1.4, "{estimate} vs {provider_reservation}");
+    }
+}
