@@ -3,11 +3,18 @@
 //! The state is one small JSON file, written atomically (temp file, fsync, rename, fsync of the directory) under
 //! the same lock that guards the arithmetic, so the file never shows a state the process did not hold, and a failed
 //! write leaves both the file and the in-memory state as they were.
+//!
+//! Several processes may hold the same file (the desktop app, and `aiui-cli budget set` in a terminal): every
+//! operation takes an advisory lock on `budget.lock` beside it and first re-reads the file if another process
+//! changed it, so an operator's change is never overwritten and two processes cannot spend the same sats.
 
 use std::collections::BTreeMap;
+use std::fs::File;
 use std::io::Write;
+use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
@@ -83,10 +90,39 @@ impl State {
     }
 }
 
+/// What this process last knew of the file, to tell when another process changed it.
+#[derive(Debug, Default)]
+struct Disk {
+    seen: Option<(SystemTime, u64)>,
+    /// The last write failed: memory is newer than the file, so the file is not read back over it.
+    dirty: bool,
+}
+
+/// The state under both locks: this process's mutex and the file lock other processes honour.
+struct Locked<'a> {
+    state: MutexGuard<'a, State>,
+    _file: Option<File>,
+}
+
+impl Deref for Locked<'_> {
+    type Target = State;
+
+    fn deref(&self) -> &State {
+        &self.state
+    }
+}
+
+impl DerefMut for Locked<'_> {
+    fn deref_mut(&mut self) -> &mut State {
+        &mut self.state
+    }
+}
+
 /// The persisted budget. `Send + Sync`; share it behind an `Arc`.
 pub struct BudgetStore {
     path: PathBuf,
     state: Mutex<State>,
+    disk: Mutex<Disk>,
     clock: Clock,
     session: String,
 }
@@ -109,7 +145,8 @@ impl BudgetStore {
             Err(source) => return Err(BudgetError::Read { path: path.display().to_string(), source }),
         };
         let session = hex::encode(rand::random::<[u8; 8]>());
-        Ok(Self { path: path.to_owned(), state: Mutex::new(state), clock, session })
+        let disk = Mutex::new(Disk { seen: file_mark(path), dirty: false });
+        Ok(Self { path: path.to_owned(), state: Mutex::new(state), disk, clock, session })
     }
 
     /// Replaces the clock (tests). Takes effect for every later call.
@@ -122,10 +159,45 @@ impl BudgetStore {
         &self.path
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
+    fn lock(&self) -> Locked<'_> {
         // A panic while holding the lock cannot leave half-done arithmetic: every change is computed on a copy
         // and swapped in whole, so the poisoned value is still a consistent state.
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        // The file lock comes second: within one process the mutex already orders callers.
+        let file = self.lock_file();
+        self.refresh(&mut state);
+        Locked { state, _file: file }
+    }
+
+    /// An exclusive advisory lock on `<budget>.lock`, released when the returned file is dropped. Without one
+    /// (a read-only directory), this process still guards itself with its mutex.
+    fn lock_file(&self) -> Option<File> {
+        let path = self.path.with_extension("lock");
+        let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path);
+        match file.and_then(|f| f.lock().map(|()| f)) {
+            Ok(file) => Some(file),
+            Err(e) => {
+                tracing::warn!(path = %path.display(), error = %e, "budget: no file lock; other processes are not excluded");
+                None
+            }
+        }
+    }
+
+    /// Reads the file back if another process wrote it since this one last did.
+    fn refresh(&self, state: &mut State) {
+        let mut disk = self.disk.lock().unwrap_or_else(|p| p.into_inner());
+        let mark = file_mark(&self.path);
+        if disk.dirty || mark.is_none() || mark == disk.seen {
+            return;
+        }
+        match std::fs::read(&self.path).map(|bytes| serde_json::from_slice::<State>(&bytes)) {
+            Ok(Ok(fresh)) => {
+                *state = fresh;
+                disk.seen = mark;
+            }
+            Ok(Err(e)) => tracing::warn!(error = %e, "budget: the file changed but does not parse; keeping what I had"),
+            Err(e) => tracing::warn!(error = %e, "budget: the file changed but cannot be read; keeping what I had"),
+        }
     }
 
     /// `budget-get`: the allowance, spent, reserved and remaining in the current period.
@@ -291,15 +363,29 @@ impl BudgetStore {
     fn commit_best_effort(&self, state: &mut State, next: State) {
         if let Err(e) = self.persist(&next) {
             tracing::error!(error = %e, "budget: could not save; kept in memory and retried on the next change");
+            self.disk.lock().unwrap_or_else(|p| p.into_inner()).dirty = true;
         }
         *state = next;
     }
 
     fn persist(&self, state: &State) -> Result<(), BudgetError> {
         let bytes = serde_json::to_vec_pretty(state).map_err(|e| BudgetError::Invalid(e.to_string()))?;
-        write_atomic(&self.path, &bytes)
-            .map_err(|source| BudgetError::Write { path: self.path.display().to_string(), source })
+        let written = write_atomic(&self.path, &bytes);
+        let mut disk = self.disk.lock().unwrap_or_else(|p| p.into_inner());
+        match written {
+            Ok(()) => {
+                *disk = Disk { seen: file_mark(&self.path), dirty: false };
+                Ok(())
+            }
+            Err(source) => Err(BudgetError::Write { path: self.path.display().to_string(), source }),
+        }
     }
+}
+
+/// The file's modification time and length: enough to notice another process's atomic rename.
+fn file_mark(path: &Path) -> Option<(SystemTime, u64)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
 }
 
 /// Whether `spent` is at least 80% of `allowance`, in u128 so no allowance can overflow it.

@@ -302,3 +302,25 @@ proptest! {
         prop_assert_eq!(reopened.reserved_sats, 0);
     }
 }
+
+/// The desktop app and `aiui-cli budget set` hold the same file: neither overwrites the other, and together they
+/// cannot reserve past the ceiling.
+#[test]
+fn two_processes_on_one_file_share_one_ceiling() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("budget.json");
+    let app = BudgetStore::open(&path).unwrap();
+    let cli = BudgetStore::open(&path).unwrap();
+    let mints = Some(vec!["https://mint.example".to_owned()]);
+    cli.set(BudgetUpdate { allowance_sats: Some(100), period: None, accepted_mints: mints }).unwrap();
+    assert_eq!(app.get().allowance_sats, 100, "the app sees the operator's change");
+    let policy = app.payment_policy();
+    let first = app.reserve(&policy, 70).expect("70 of 100 fits");
+    assert!(cli.reserve(&policy, 40).is_none(), "the other process sees the 70 already reserved");
+    let _ = app.settle(first, 60);
+    assert_eq!(cli.get().spent_sats, 60);
+    cli.set(BudgetUpdate { allowance_sats: Some(200), period: None, accepted_mints: None }).unwrap();
+    let second = app.reserve(&app.payment_policy(), 120).expect("the raised allowance is seen");
+    app.release(second);
+    assert_eq!(BudgetStore::open(&path).unwrap().get().allowance_sats, 200, "the app's writes kept the change");
+}
