@@ -148,6 +148,9 @@ echo '== done'
     // The seed stayed in the keyring: no file in the data dir holds the words.
     for entry in std::fs::read_dir(&data).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-        assert!(["wallet.sqlite3", "ledger.sqlite3", "budget.json", "budget.lock"].iter().any(|f| name.starts_with(f)), "{name}");
+        assert!(
+            ["wallet.sqlite3", "ledger.sqlite3", "budget.json", "budget.lock"].iter().any(|f| name.starts_with(f)),
+            "{name}"
+        );
     }
 }
