@@ -110,6 +110,11 @@ async fn the_fault_matrix_never_loses_a_sat() {
             panic!("{fault:?}: {outcome:?}")
         };
         assert!(message.contains(expect), "{fault:?}: {message}");
+        // The legs passed over before Routstr are named too, so the owner sees every way to get an answer.
+        assert!(
+            message.contains("- local model (Ollama):") && message.contains("- Claude: no Claude API key"),
+            "{message}"
+        );
         let sums = p.conservation().await;
         p.assert_conserved(sums);
         assert_eq!(sums.in_flight, 0, "{fault:?}: nothing left hanging");

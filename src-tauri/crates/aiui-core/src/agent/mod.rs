@@ -226,10 +226,14 @@ impl Agent {
         events: &UnboundedSender<Event>,
     ) -> Result<Turn, (StopReason, String)> {
         let mut from = 0;
+        // Every leg passed over or failed this step, with why: the owner's "no backend" message names them all.
         let mut failures: Vec<(String, String)> = Vec::new();
         loop {
             let (index, id) = match self.chain.select(from, request, context).await {
-                Ok(found) => found,
+                Ok(selected) => {
+                    failures.extend(selected.skipped);
+                    (selected.index, selected.id)
+                }
                 Err(mut none) => {
                     failures.append(&mut none.reasons);
                     none.reasons = failures;

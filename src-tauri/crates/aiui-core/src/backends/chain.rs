@@ -84,6 +84,14 @@ pub struct Chain {
     legs: Vec<Leg>,
 }
 
+/// The leg chosen for a step, and why the legs before it were passed over (for the owner, if the step fails).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selected {
+    pub index: usize,
+    pub id: BackendId,
+    pub skipped: Vec<(String, String)>,
+}
+
 /// No leg can answer. Carries each leg's reason, so the owner learns how to enable one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NoBackend {
@@ -120,11 +128,11 @@ impl Chain {
         from: usize,
         request: &ChatRequest,
         context: &TurnContext,
-    ) -> Result<(usize, BackendId), NoBackend> {
+    ) -> Result<Selected, NoBackend> {
         let mut reasons = Vec::new();
         for (index, leg) in self.legs.iter().enumerate().skip(from) {
             match leg.check(request, context).await {
-                Ok(id) => return Ok((index, id)),
+                Ok(id) => return Ok(Selected { index, id, skipped: reasons }),
                 Err(reason) => {
                     tracing::debug!(leg = leg.name(), %reason, "leg skipped");
                     reasons.push((leg.name().to_owned(), reason));
