@@ -3,8 +3,7 @@
 use std::path::PathBuf;
 
 use aiui_core::budget::{BudgetReport, BudgetStore, BudgetUpdate, Period};
-use aiui_core::paths::default_data_dir;
-use anyhow::{Context, bail};
+use anyhow::bail;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -41,12 +40,7 @@ pub enum Command {
 }
 
 pub fn budget_path(data_dir: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    let dir = match data_dir {
-        Some(dir) => dir,
-        None => default_data_dir().context("no data dir: set AIUI_DATA_DIR or pass --data-dir")?,
-    };
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating the data dir {}", dir.display()))?;
-    Ok(dir.join("budget.json"))
+    Ok(aiui_core::backends::registry::budget_path(&crate::data_dir(data_dir)?))
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {

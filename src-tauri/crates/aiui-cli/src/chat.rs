@@ -14,7 +14,7 @@ use aiui_core::egress::KnownSecret;
 use aiui_core::gate::{AuditLog, Decision, Gate};
 use aiui_core::net::Fingerprint;
 use aiui_core::node::{Credentials, NodeClient, NodeConfig};
-use aiui_core::paths::{DataDir, default_data_dir};
+use aiui_core::paths::DataDir;
 use aiui_core::secrets::Secrets;
 use aiui_core::store::{ConversationId, Store};
 use anyhow::{Context, bail};
@@ -55,11 +55,7 @@ pub struct Args {
 }
 
 pub async fn run(args: Args) -> anyhow::Result<()> {
-    let data = DataDir(match &args.data_dir {
-        Some(dir) => dir.clone(),
-        None => default_data_dir().context("no data dir: set AIUI_DATA_DIR or pass --data-dir")?,
-    });
-    std::fs::create_dir_all(&data.0).with_context(|| format!("creating the data dir {}", data.0.display()))?;
+    let data = DataDir(crate::data_dir(args.data_dir.clone())?);
 
     let (node_client, password, demo) = connect(&args).await?;
     let secrets = Arc::new(Secrets::os_keyring());

@@ -77,3 +77,14 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// The data dir a command works in: `--data-dir`, else `$AIUI_DATA_DIR` or `~/.local/share/aiui`, created if missing.
+pub fn data_dir(explicit: Option<std::path::PathBuf>) -> anyhow::Result<std::path::PathBuf> {
+    use anyhow::Context;
+    let dir = match explicit {
+        Some(dir) => dir,
+        None => aiui_core::paths::default_data_dir().context("no data dir: set AIUI_DATA_DIR or pass --data-dir")?,
+    };
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating the data dir {}", dir.display()))?;
+    Ok(dir)
+}

@@ -9,7 +9,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aiui_core::budget::BudgetStore;
-use aiui_core::paths::default_data_dir;
 use aiui_core::pay::{Payments, Wallet};
 use aiui_core::secrets::{SERVICE, Secrets};
 use anyhow::{Context, bail};
@@ -49,13 +48,10 @@ pub enum Command {
 }
 
 pub async fn run(args: Args) -> anyhow::Result<()> {
-    let dir = match args.data_dir {
-        Some(dir) => dir,
-        None => default_data_dir().context("no data dir: set AIUI_DATA_DIR or pass --data-dir")?,
-    };
+    let dir = crate::data_dir(args.data_dir)?;
     let secrets = Secrets::keyring_service(&args.keyring_service);
     let wallet = Arc::new(Wallet::open(&dir, &secrets).await.context("opening the wallet")?);
-    let budget = Arc::new(BudgetStore::open(&dir.join("budget.json"))?);
+    let budget = Arc::new(BudgetStore::open(&aiui_core::backends::registry::budget_path(&dir))?);
     let payments = Payments::new(wallet.clone(), budget);
     match args.command {
         Command::Balance => {
