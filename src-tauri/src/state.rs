@@ -62,6 +62,9 @@ pub struct NodeInfo {
     pub demo: bool,
 }
 
+/// How often open payments are reconciled in the background (the first run is at start-up).
+const RECONCILE_EVERY: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
 /// What the agent is rebuilt from when the allowance or the Routstr options change.
 struct NodeLink {
     client: Arc<NodeClient>,
@@ -84,7 +87,9 @@ pub struct Shell {
     /// so two instances over one file would disagree); every chain build reuses it.
     budget: RwLock<Arc<BudgetStore>>,
     /// What the last chain build said the owner should know (e.g. paid help is off: no wallet).
-    notices: RwLock<Vec<String>>,
+    notices: Arc<RwLock<Vec<String>>>,
+    /// Settles open payments in the background (refunds, write-offs) while a paid leg exists; replaced on rebuild.
+    reconciler: Mutex<Option<tokio::task::JoinHandle<()>>>,
     /// The shell's one wallet: opened on first use by the trusted window or by a chain build with an allowance,
     /// and shared by both. Held while a chain is built, so a wallet seed is never created twice.
     pub(crate) wallet: tokio::sync::Mutex<Option<Arc<Wallet>>>,
@@ -158,7 +163,8 @@ impl Shell {
             link: RwLock::new(None),
             node: RwLock::new(None),
             budget: RwLock::new(budget),
-            notices: RwLock::new(Vec::new()),
+            notices: Arc::new(RwLock::new(Vec::new())),
+            reconciler: Mutex::new(None),
             wallet: tokio::sync::Mutex::new(None),
             unpaired_reason: RwLock::new(
                 "No node is paired yet. Open Settings to pair this app with your node.".into(),
@@ -242,6 +248,17 @@ impl Shell {
             tracing::warn!(%notice, "chain");
         }
         *self.notices.write().unwrap_or_else(|p| p.into_inner()) = built.notices;
+        let reconciler = built.payments.as_ref().map(|payments| {
+            let notices = self.notices.clone();
+            payments.reconcile_in_background(RECONCILE_EVERY, move |told| {
+                notices.write().unwrap_or_else(|p| p.into_inner()).extend(told);
+            })
+        });
+        if let Some(previous) =
+            std::mem::replace(&mut *self.reconciler.lock().unwrap_or_else(|p| p.into_inner()), reconciler)
+        {
+            previous.abort();
+        }
         Ok(Agent::new(
             link.client.clone(),
             built.chain,

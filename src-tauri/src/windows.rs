@@ -63,26 +63,34 @@ pub fn is_own_page(url: &url::Url, page: &str) -> bool {
 }
 
 /// Keeps the trusted window alive when the owner closes it: it is hidden, so the next confirmation can show it.
+/// The Approve delay starts over every time the trusted window gains focus, and no approval counts while it has
+/// none: a window raised again (or clicked into from behind another) is not approvable at once.
 pub fn on_window_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
-    if window.label() == TRUSTED
-        && let WindowEvent::CloseRequested { api, .. } = event
-    {
-        api.prevent_close();
-        if let Err(e) = hide_trusted(window.app_handle()) {
-            tracing::warn!(error = %e, "could not hide the trusted window");
+    if window.label() != TRUSTED {
+        return;
+    }
+    match event {
+        WindowEvent::CloseRequested { api, .. } => {
+            api.prevent_close();
+            if let Err(e) = hide_trusted(window.app_handle()) {
+                tracing::warn!(error = %e, "could not hide the trusted window");
+            }
         }
+        WindowEvent::Focused(focused) => {
+            let shell = window.app_handle().state::<Shell>();
+            *shell.trusted_shown_at.lock().unwrap_or_else(|p| p.into_inner()) = focused.then(Instant::now);
+        }
+        _ => {}
     }
 }
 
-/// Shows the trusted window on top and focused (full screen in kiosk mode). `confirmation` says a confirmation
-/// has just opened: its Approve delay starts now, and the window is nudged to fetch it.
+/// Shows the trusted window on top and focused (full screen in kiosk mode); its Approve delay starts now.
+/// `confirmation` says a confirmation has just opened, and the window is nudged to fetch it.
 pub fn show_trusted<R: Runtime>(app: &AppHandle<R>, confirmation: bool) -> tauri::Result<()> {
     let Some(window) = app.get_webview_window(TRUSTED) else { return Ok(()) };
     let shell = app.state::<Shell>();
-    let was_visible = window.is_visible().unwrap_or(false);
-    if confirmation || !was_visible {
-        *shell.trusted_shown_at.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
-    }
+    // Shown for the first time or raised again: either way the owner only now sees it, so the delay starts now.
+    *shell.trusted_shown_at.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
     if shell.mode.kiosk {
         window.set_fullscreen(true)?;
         cover_monitor(&window)?;

@@ -1,6 +1,9 @@
 //! The prepaid allowance end to end: `Payments` over a real cdk mint (fake Lightning) on loopback, with a stand-in
 //! provider that redeems tokens and returns change or refunds the way Routstr does.
 
+mod crash;
+mod files;
+mod hostile;
 mod ledger;
 mod secrets;
 mod tests;

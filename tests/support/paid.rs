@@ -9,7 +9,7 @@ use aiui_core::backends::routstr::{Routstr, RoutstrConfig};
 use aiui_core::budget::{BudgetStore, BudgetUpdate, Period};
 use aiui_core::net::guard::AddressPolicy;
 use aiui_core::pay::discovery::{Discovery, DiscoveryConfig, ReviewMode};
-use aiui_core::pay::{Conservation, Payments, Wallet, WalletOptions};
+use aiui_core::pay::{Conservation, Payments, ReconcilePolicy, Wallet, WalletOptions};
 use aiui_core::secrets::Secrets;
 use archy_devnode::MintConfig;
 use serde_json::Value;
@@ -46,8 +46,33 @@ pub fn discovery_config(relay: &str) -> DiscoveryConfig {
     }
 }
 
+/// How reconcile pursues refunds in tests: no waiting between runs, and a write-off on the second try.
+pub fn test_reconcile_policy() -> ReconcilePolicy {
+    ReconcilePolicy {
+        max_refund_tries: 2,
+        write_off_after: Duration::from_secs(3600),
+        first_backoff: Duration::ZERO,
+        max_backoff: Duration::ZERO,
+    }
+}
+
+/// The Routstr settings tests use: the test provider's model, loopback allowed, short refund waits.
+pub fn test_routstr_config() -> RoutstrConfig {
+    RoutstrConfig {
+        model: MODEL.into(),
+        address_policy: AddressPolicy::AllowPrivateForTests,
+        refund_wait: Duration::from_millis(20),
+        ..RoutstrConfig::default()
+    }
+}
+
 /// Everything for a paid turn, with `allowance` sats allowed and the provider replaying `replies`.
 pub async fn paid(allowance: u64, replies: Vec<Value>) -> Paid {
+    paid_with(allowance, replies, |_| {}).await
+}
+
+/// `paid`, with the Routstr settings changed by `tweak`.
+pub async fn paid_with(allowance: u64, replies: Vec<Value>, tweak: impl FnOnce(&mut RoutstrConfig)) -> Paid {
     let mint = TestMint::start().await;
     let relay = TestRelay::start().await;
     let provider = TestProvider::start(&mint.url(), replies).await;
@@ -67,14 +92,14 @@ pub async fn paid(allowance: u64, replies: Vec<Value>) -> Paid {
             accepted_mints: Some(vec![mint.url()]),
         })
         .unwrap();
-    let payments = Arc::new(Payments::new(Arc::new(wallet), budget.clone()));
+    let payments = Arc::new(
+        Payments::new(Arc::new(wallet), budget.clone())
+            .with_refund_access(AddressPolicy::AllowPrivateForTests, None)
+            .with_reconcile_policy(test_reconcile_policy()),
+    );
     let discovery = Arc::new(Discovery::new(discovery_config(&relay.url)));
-    let config = RoutstrConfig {
-        model: MODEL.into(),
-        address_policy: AddressPolicy::AllowPrivateForTests,
-        refund_wait: Duration::from_millis(20),
-        ..RoutstrConfig::default()
-    };
+    let mut config = test_routstr_config();
+    tweak(&mut config);
     let routstr = Routstr::new(config, discovery.clone(), payments.clone()).unwrap();
     let chain = Chain::new(vec![
         ollama_leg(&wire::refused()),
@@ -98,6 +123,24 @@ impl Paid {
 
     pub async fn conservation(&self) -> Conservation {
         self.payments.conservation().await.expect("the ledger and wallet can be read")
+    }
+
+    /// The seed's promise after any outcome: the ledger adds up, spend never passes the allowance, and the budget
+    /// counts exactly what left the wallet and did not come back (with what is still in flight held in reserve).
+    pub async fn assert_ceiling_and_conservation(&self) -> Conservation {
+        let sums = self.conservation().await;
+        self.assert_conserved(sums);
+        let report = self.budget.get();
+        assert!(report.spent_sats <= report.allowance_sats, "spent past the ceiling: {report:?}");
+        assert!(report.spent_sats + report.reserved_sats <= report.allowance_sats, "{report:?}");
+        let left_the_wallet = sums.received_total - sums.wallet_balance;
+        if sums.in_flight == 0 {
+            assert_eq!(report.spent_sats, left_the_wallet, "spend is what left the wallet: {sums:?} {report:?}");
+            assert_eq!(report.reserved_sats, 0, "nothing in flight, nothing reserved: {report:?}");
+        } else {
+            assert!(report.spent_sats + report.reserved_sats >= left_the_wallet, "{sums:?} {report:?}");
+        }
+        sums
     }
 }
 

@@ -1,6 +1,8 @@
 //! A Routstr provider that speaks routstr.md exactly, for tests: `/v1/info`, `/v1/models` with `sats_pricing`,
 //! the `X-Cashu` pre-flight 402, real redemption at the in-process cdk mint, change in `X-Cashu`, the refund
-//! endpoint with 425, and a knob per failure mode. It announces itself with a real kind-38421 event.
+//! endpoint with 425, and a knob per failure mode, honest or hostile (change from a mint it runs, change larger than
+//! paid, our own token sent back, 402 after redeeming, absurd prices, a refund that never comes, a body that never
+//! ends). It announces itself with a real kind-38421 event.
 
 use std::collections::{HashMap, VecDeque};
 use std::str::FromStr;
@@ -37,10 +39,35 @@ pub enum Fault {
     InternalNoChange,
     /// Claims the token is already spent without redeeming it.
     AlreadySpent,
+    /// Hostile: redeems, answers, and sends "change" minted at a second mint it runs (see `with_own_mint`).
+    ChangeFromOwnMint,
+    /// Hostile: redeems, answers, and sends back more than it was paid, from the paid mint.
+    ChangeLargerThanPaid,
+    /// Hostile: redeems, answers, and sends our own (now spent) token back as "change".
+    OwnTokenAsChange,
+    /// Hostile: redeems the token, then answers 402 as if it had not.
+    RedeemThen402,
+    /// Hostile: 402 asking for `HUGE_402_MSAT`, whatever it advertised.
+    Huge402,
+    /// Answers 200 with the change header, then a body that never ends.
+    EndlessBody,
+    /// Waits `SLOW_MS` before answering normally.
+    Slow,
 }
+
+/// What `Fault::Huge402` asks for.
+pub const HUGE_402_MSAT: u64 = 5_000_000;
+/// How long `Fault::Slow` waits.
+pub const SLOW_MS: u64 = 3_000;
 
 pub struct ProviderState {
     wallet: cdk::Wallet,
+    /// A wallet at a second mint the provider runs, for `Fault::ChangeFromOwnMint`.
+    own_mint_wallet: Mutex<Option<cdk::Wallet>>,
+    /// The `sats_pricing` it advertises, changeable at any time.
+    pricing: Mutex<(Value, Value)>,
+    /// What an upstream that went down after redemption still charges (the refund is the rest).
+    pub down_charge: AtomicUsize,
     fault: Mutex<Fault>,
     pending_425: AtomicUsize,
     replies: Mutex<VecDeque<Value>>,
@@ -77,6 +104,9 @@ impl TestProvider {
             .expect("a wallet at the mint");
         let state = Arc::new(ProviderState {
             wallet,
+            own_mint_wallet: Mutex::new(None),
+            pricing: Mutex::new((json!(PROMPT_PRICE), json!(COMPLETION_PRICE))),
+            down_charge: AtomicUsize::new(0),
             fault: Mutex::new(Fault::None),
             pending_425: AtomicUsize::new(0),
             replies: Mutex::new(replies.into()),
@@ -88,14 +118,9 @@ impl TestProvider {
         let url = format!("http://{}/", listener.local_addr().expect("an address"));
         let info = json!({"name": "aiui test provider", "description": "replays fixtures", "version": "0.4.5",
             "npub": "", "mints": [mint], "http_url": url, "onion_url": null});
-        let models = json!({"data": [{"id": MODEL, "name": "Tool Bot", "context_length": 32768,
-            "pricing": {"prompt": 0.000001, "completion": 0.000005},
-            "sats_pricing": {"prompt": PROMPT_PRICE, "completion": COMPLETION_PRICE, "max_cost": 2000.0},
-            "top_provider": {"context_length": 32768, "max_completion_tokens": 4096},
-            "enabled": true, "alias_ids": ["vendor/toolbot"]}]});
         let router = axum::Router::new()
             .route("/v1/info", get(move || async move { Json(info) }))
-            .route("/v1/models", get(move || async move { Json(models) }))
+            .route("/v1/models", get(models))
             .route("/v1/chat/completions", post(chat))
             .route("/v1/wallet/refund", post(refund))
             .with_state(state.clone());
@@ -108,6 +133,32 @@ impl TestProvider {
     /// Stops answering: the port closes, as a provider that went down after it was selected.
     pub fn stop(&self) {
         self.server.abort();
+    }
+
+    /// Advertises another `sats_pricing` (any JSON: 1e300, "NaN", -1, strings) from the next probe on.
+    pub fn advertise(&self, prompt: Value, completion: Value) {
+        *self.state.pricing.lock().unwrap() = (prompt, completion);
+    }
+
+    /// Gives the provider a wallet at `mint`, a mint it runs, funded with `sats`: the source of its fake change.
+    pub async fn with_own_mint(&self, mint: &str, sats: u64) {
+        let db = cdk_sqlite::wallet::memory::empty().await.expect("an in-memory wallet database");
+        let seed: [u8; 64] = std::array::from_fn(|_| rand::random());
+        let wallet = cdk::wallet::WalletBuilder::new()
+            .mint_url(MintUrl::from_str(mint).expect("a mint URL"))
+            .unit(CurrencyUnit::Sat)
+            .localstore(Arc::new(db))
+            .seed(seed)
+            .without_rate_limiting()
+            .build()
+            .expect("the provider's wallet at its own mint");
+        fund(&wallet, sats).await;
+        *self.state.own_mint_wallet.lock().unwrap() = Some(wallet);
+    }
+
+    /// Funds the provider's wallet at the paid mint directly (for change larger than what it was paid).
+    pub async fn fund(&self, sats: u64) {
+        fund(&self.state.wallet, sats).await;
     }
 
     pub fn arm(&self, fault: Fault, pending_425: usize) {
@@ -132,18 +183,39 @@ impl TestProvider {
     }
 }
 
+async fn fund(wallet: &cdk::Wallet, sats: u64) {
+    use cdk::amount::SplitTarget;
+    use cdk::nuts::PaymentMethod;
+    let quote = wallet.mint_quote(PaymentMethod::BOLT11, Some(sats.into()), None, None).await.expect("a quote");
+    wallet
+        .wait_and_mint_quote(quote, SplitTarget::default(), None, std::time::Duration::from_secs(20))
+        .await
+        .expect("the fake Lightning backend pays");
+}
+
+async fn models(State(state): State<Arc<ProviderState>>) -> Json<Value> {
+    let (prompt, completion) = state.pricing.lock().unwrap().clone();
+    Json(json!({"data": [{"id": MODEL, "name": "Tool Bot", "context_length": 32768,
+        "pricing": {"prompt": 0.000001, "completion": 0.000005},
+        "sats_pricing": {"prompt": prompt, "completion": completion, "max_cost": 2000.0},
+        "top_provider": {"context_length": 32768, "max_completion_tokens": 4096},
+        "enabled": true, "alias_ids": ["vendor/toolbot"]}]}))
+}
+
 fn error(status: u16, body: Value) -> Response {
     (StatusCode::from_u16(status).expect("a status"), Json(body)).into_response()
 }
 
-/// The reservation the real proxy computes, in msat (routstr.md §7).
-fn reservation_msat(body: &Value) -> u64 {
+/// The reservation the real proxy computes, in msat (routstr.md §7), at the advertised price.
+fn reservation_msat(state: &ProviderState, body: &Value) -> u64 {
+    let (prompt, completion) = state.pricing.lock().unwrap().clone();
+    let (prompt, completion) = (prompt.as_f64().unwrap_or(0.0), completion.as_f64().unwrap_or(0.0));
     let chars: usize = body["messages"]
         .as_array()
         .map(|ms| ms.iter().map(|m| m["content"].as_str().map_or(0, |s| s.chars().count())).sum())
         .unwrap_or(0);
     let max_tokens = body["max_tokens"].as_u64().unwrap_or(32768) as f64;
-    ((chars as f64 / 3.0) * PROMPT_PRICE * 1000.0 + max_tokens * COMPLETION_PRICE * 1000.0).ceil() as u64
+    ((chars as f64 / 3.0) * prompt * 1000.0 + max_tokens * completion * 1000.0).ceil() as u64
 }
 
 async fn send_back(state: &ProviderState, sats: u64) -> Option<String> {
@@ -163,8 +235,18 @@ async fn chat(State(state): State<Arc<ProviderState>>, headers: HeaderMap, Json(
         );
     };
     let face_sats = Token::from_str(&token).ok().and_then(|t| t.value().ok()).map_or(0, |a| a.to_u64());
-    let required = reservation_msat(&body);
+    let required = reservation_msat(&state, &body);
     let fault = std::mem::replace(&mut *state.fault.lock().unwrap(), Fault::None);
+    if fault == Fault::Slow {
+        tokio::time::sleep(std::time::Duration::from_millis(SLOW_MS)).await;
+    }
+    if fault == Fault::Huge402 {
+        return error(
+            402,
+            json!({"detail": {"reason": "Insufficient balance", "amount_required_msat": HUGE_402_MSAT,
+            "model": MODEL, "type": "minimum_balance_required"}}),
+        );
+    }
     if fault == Fault::PaymentRequired || face_sats * 1000 < required {
         return error(
             402,
@@ -189,6 +271,13 @@ async fn chat(State(state): State<Arc<ProviderState>>, headers: HeaderMap, Json(
         }
     };
     match fault {
+        Fault::RedeemThen402 => {
+            return error(
+                402,
+                json!({"detail": {"reason": "Insufficient balance", "amount_required_msat": required + 1000,
+                "model": MODEL, "type": "minimum_balance_required"}}),
+            );
+        }
         Fault::UpstreamError => {
             let refund = send_back(&state, redeemed).await.unwrap_or_default();
             let mut response = error(
@@ -200,7 +289,9 @@ async fn chat(State(state): State<Arc<ProviderState>>, headers: HeaderMap, Json(
             return response;
         }
         Fault::InternalNoChange => {
-            if let Some(refund) = send_back(&state, redeemed).await {
+            let charge = state.down_charge.load(Ordering::SeqCst) as u64;
+            state.charged.fetch_add(charge as usize, Ordering::SeqCst);
+            if let Some(refund) = send_back(&state, redeemed.saturating_sub(charge)).await {
                 state.refunds.lock().unwrap().insert(token, refund);
             }
             return error(500, json!({"error": {"message": "internal error", "type": "internal_error", "code": 500}}));
@@ -213,8 +304,31 @@ async fn chat(State(state): State<Arc<ProviderState>>, headers: HeaderMap, Json(
         + usage["completion_tokens"].as_f64().unwrap_or(0.0) * COMPLETION_PRICE * 1000.0;
     let charged = (cost_msat / 1000.0).ceil() as u64;
     state.charged.fetch_add(charged as usize, Ordering::SeqCst);
-    let change = send_back(&state, redeemed.saturating_sub(charged)).await;
-    let mut response = (StatusCode::OK, Json(reply)).into_response();
+    let change = match fault {
+        Fault::ChangeFromOwnMint => {
+            let own = state.own_mint_wallet.lock().unwrap().clone().expect("with_own_mint was called");
+            let prepared = own.prepare_send(Amount::from(redeemed), SendOptions::default()).await.expect("own change");
+            Some(prepared.confirm(None).await.expect("own change token").to_string())
+        }
+        Fault::ChangeLargerThanPaid => send_back(&state, redeemed + 50).await,
+        Fault::OwnTokenAsChange => Some(token.clone()),
+        _ => send_back(&state, redeemed.saturating_sub(charged)).await,
+    };
+    // As the real provider does (routstr.md §7), the refund endpoint hands out the change again for this token.
+    if let Some(change) = &change {
+        state.refunds.lock().unwrap().insert(token.clone(), change.clone());
+    }
+    let mut response = if fault == Fault::EndlessBody {
+        let endless = futures_util::stream::unfold((), |()| async {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            Some((Ok::<_, std::io::Error>(axum::body::Bytes::from_static(b" ")), ()))
+        });
+        let mut response = axum::body::Body::from_stream(endless).into_response();
+        response.headers_mut().insert("content-type", "application/json".parse().expect("a header value"));
+        response
+    } else {
+        (StatusCode::OK, Json(reply)).into_response()
+    };
     response.headers_mut().insert("x-routstr-request-id", "req-test".parse().expect("a header value"));
     if let Some(change) = change {
         response.headers_mut().insert("x-cashu", change.parse().expect("a header value"));
@@ -230,7 +344,8 @@ async fn refund(State(state): State<Arc<ProviderState>>, headers: HeaderMap) -> 
         response.headers_mut().insert("retry-after", "0".parse().expect("a header value"));
         return response;
     }
-    match state.refunds.lock().unwrap().remove(&token) {
+    let refund = state.refunds.lock().unwrap().get(&token).cloned();
+    match refund {
         Some(refund) => {
             let sats = Token::from_str(&refund).ok().and_then(|t| t.value().ok()).map_or(0, |a| a.to_u64());
             Json(json!({"token": refund, "sats": sats.to_string()})).into_response()

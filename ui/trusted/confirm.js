@@ -137,7 +137,11 @@ export function init() {
   $('deny').addEventListener('click', () => decide('deny'));
   window.addEventListener('focus', arm);
   window.addEventListener('blur', disarm);
-  document.addEventListener('visibilitychange', arm);
+  // Hidden and shown again (raised for the next confirmation, or by "Top up"): the delay starts over.
+  document.addEventListener('visibilitychange', () => {
+    disarm();
+    arm();
+  });
   // Focus can change without an event reaching the page (a window manager, a screen lock): check again often.
   setInterval(() => {
     if (shown && !present()) disarm();

@@ -43,7 +43,8 @@ pub enum Command {
         #[arg(long, value_name = "SECS", default_value_t = 600)]
         wait: u64,
     },
-    /// Check every payment in flight with its mint: reclaim unspent tokens, keep spent ones, mint paid invoices.
+    /// Settle every payment in flight that no running request holds: reclaim unspent tokens, ask the provider's
+    /// refund endpoint for spent ones (writing them off after every try), mint paid invoices.
     Reconcile,
 }
 
@@ -69,6 +70,10 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                 "{:>10} sats  spent, {} sats in mint fees, {} sats received in all",
                 sums.settled_spend, sums.fees, sums.received_total
             );
+            for entry in payments.set_aside_tokens()? {
+                let reason = entry.set_aside_reason.as_deref().unwrap_or("it did not count");
+                println!("! a token returned by {} was kept aside, not received: {reason}", entry.provider);
+            }
             if !sums.holds() {
                 eprintln!("warning: the ledger does not add up; run `aiui-cli wallet reconcile`");
             }
@@ -101,9 +106,19 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             println!("checked {} payment(s) in flight", report.checked);
             println!("reclaimed {} token(s), {} sats", report.reclaimed, report.reclaimed_sats);
             println!("received {} stored change/refund token(s)", report.returned_received);
-            println!("{} spent at the mint, kept for the provider's refund", report.spent_kept);
+            println!("{} refunded by the provider's refund endpoint", report.refunded);
+            println!("{} spent without change yet: the provider is asked again later", report.waiting);
+            println!("{} written off as spent after every try", report.written_off);
             println!("{} could not be checked (mint unreachable), kept", report.unreachable);
+            println!("{} belong to a request that is still running, left alone", report.skipped_live);
+            println!(
+                "{} reservation(s) settled from the ledger, {} released",
+                report.settled_late, report.released_reservations
+            );
             println!("minted {} sats from paid invoices", report.minted_sats);
+            for notice in &report.notices {
+                println!("! {notice}");
+            }
         }
     }
     Ok(())

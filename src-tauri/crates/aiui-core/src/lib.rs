@@ -7,6 +7,7 @@ pub mod agent;
 pub mod backends;
 pub mod budget;
 pub mod egress;
+pub mod faults;
 pub mod gate;
 pub mod net;
 pub mod node;

@@ -1,6 +1,7 @@
-//! Where AIUI keeps its files: one data dir for conversations, the audit log and (later) the wallet.
+//! Where AIUI keeps its files: one private data dir (0700, files 0600) for conversations, the audit log, the
+//! budget, the wallet and its ledger.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `$AIUI_DATA_DIR`, else `$XDG_DATA_HOME/aiui`, else `~/.local/share/aiui`. `None` only when no home is known.
 pub fn default_data_dir() -> Option<PathBuf> {
@@ -25,4 +26,49 @@ impl DataDir {
     pub fn audit_log(&self) -> PathBuf {
         self.0.join("audit.jsonl")
     }
+}
+
+/// Creates `dir` (and its parents) and makes it private to the owner (0700 on Unix): the data dir holds ecash, the
+/// ledger, conversations and the audit log, which no other local user may read.
+pub fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir)?.permissions().mode() & 0o777;
+        if mode != 0o700 {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+        }
+    }
+    Ok(())
+}
+
+/// Makes an existing file private to the owner (0600 on Unix); a missing file is created empty first, so that a
+/// database opened on it afterwards (and SQLite's -wal/-shm files, which copy its mode) is never world-readable.
+pub fn ensure_private_file(path: &Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    drop(options.open(path)?);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    }
+    Ok(())
+}
+
+/// Options that create a new file readable and writable by the owner only (0600 on Unix).
+pub fn private_file_options() -> std::fs::OpenOptions {
+    let mut options = std::fs::OpenOptions::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options
 }

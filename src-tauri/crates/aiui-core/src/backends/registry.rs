@@ -37,6 +37,8 @@ pub struct Built {
     pub budget: Arc<BudgetStore>,
     /// The wallet the paid leg pays from, when the allowance is above zero (reused or opened here).
     pub wallet: Option<Arc<Wallet>>,
+    /// What the paid leg pays with, for the shell's background reconcile.
+    pub payments: Option<Arc<Payments>>,
     /// E.g. that paid help is off because the wallet could not be opened.
     pub notices: Vec<String>,
 }
@@ -72,6 +74,7 @@ pub async fn build_chain(
     ];
     let mut notices = Vec::new();
     let mut wallet = reuse.wallet;
+    let mut paying = None;
     if budget.get().allowance_sats > 0 {
         let opened = match wallet.clone() {
             Some(existing) => Ok(existing),
@@ -80,7 +83,10 @@ pub async fn build_chain(
         match opened {
             Ok(opened) => {
                 wallet = Some(opened.clone());
-                let payments = Arc::new(Payments::new(opened, budget.clone()));
+                let payments = Arc::new(
+                    Payments::new(opened, budget.clone())
+                        .with_refund_access(settings.routstr.address_policy, settings.routstr.tor_socks),
+                );
                 match payments.reconcile().await {
                     Ok(report) if report.checked > 0 => tracing::info!(?report, "reconciled open payments at start-up"),
                     Ok(_) => {}
@@ -89,6 +95,7 @@ pub async fn build_chain(
                     }
                 }
                 let discovery = Arc::new(Discovery::new(settings.discovery.clone()));
+                paying = Some(payments.clone());
                 legs.push(Leg::Routstr(Box::new(Routstr::new(settings.routstr.clone(), discovery, payments)?)));
             }
             Err(reason) => {
@@ -96,7 +103,7 @@ pub async fn build_chain(
             }
         }
     }
-    Ok(Built { chain: Chain::new(legs), budget, wallet, notices })
+    Ok(Built { chain: Chain::new(legs), budget, wallet, payments: paying, notices })
 }
 
 /// Opens the wallet off the async threads: its seed is read from the keyring over D-Bus.

@@ -20,10 +20,12 @@ use super::format::openai as wire;
 use super::{BackendError, BackendId, ChatRequest, Turn};
 use crate::budget::{PaymentPolicy, stop_message};
 use crate::egress::Origin;
+use crate::faults;
 use crate::net::guard::AddressPolicy;
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
 use crate::pay::discovery::Discovery;
-use crate::pay::{Payment, Payments};
+use crate::pay::refund::RefundAnswer;
+use crate::pay::{NotPaid, PayError, PayTo, Payment, Payments};
 
 /// The completion cap sent on every Routstr request; the reservation is priced for it.
 pub const ROUTSTR_MAX_TOKENS: u32 = 1024;
@@ -31,8 +33,11 @@ pub const ROUTSTR_MAX_TOKENS: u32 = 1024;
 pub const CASHU_HEADER: &str = "X-Cashu";
 /// The SDK's safety margin over the provider's own reservation formula.
 const PRICE_MARGIN: f64 = 1.4;
-/// One sat for the input fee most providers' mints (nutshell, 100 ppk) charge to redeem.
-const REDEEM_FEE_SATS: u64 = 1;
+/// The most a provider's 402 may ask, as a multiple of the estimate from its advertised price. Beyond it the
+/// provider broke its advertisement: it is not paid, and it is skipped for the probe cache's lifetime.
+pub const MAX_REPRICE_FACTOR: u64 = 2;
+/// A price estimate above this many sats for one request is absurd, whatever the advertisement says.
+const MAX_PRICE_SATS: u64 = 10_000_000;
 const MAX_REPLY_BYTES: usize = 4 * 1024 * 1024;
 const NAME: &str = "routstr";
 
@@ -84,12 +89,19 @@ impl std::fmt::Debug for Routstr {
     }
 }
 
-/// What a request will be priced at, from a provider's `sats_pricing` (sats per token) and the body's text.
-pub fn estimate_price_sats(price: &ModelPrice, text_chars: usize) -> u64 {
+/// What a request will be priced at, from a provider's `sats_pricing` (sats per token) and the body's text; `None`
+/// when the advertised price makes no sense (not finite, negative, or an absurd total). The mint's fee for the
+/// provider to redeem is not in it: the wallet adds it to the token's face value (`include_fee`).
+pub fn estimate_price_sats(price: &ModelPrice, text_chars: usize) -> Option<u64> {
     let prompt_tokens = text_chars as f64 / 3.0;
     let sats = prompt_tokens * price.prompt + f64::from(ROUTSTR_MAX_TOKENS) * price.completion;
+    // `max` would turn NaN into 1 and hide a negative price: both are refused first.
+    if !sats.is_finite() || sats < 0.0 || price.prompt < 0.0 || price.completion < 0.0 {
+        return None;
+    }
     let with_margin = (sats * PRICE_MARGIN).ceil().max(1.0);
-    with_margin as u64 + REDEEM_FEE_SATS
+    // `as` saturates; checking the float first keeps 1e300 or NaN from becoming u64::MAX.
+    (with_margin.is_finite() && with_margin <= MAX_PRICE_SATS as f64).then_some(with_margin as u64)
 }
 
 /// Picks the cheapest provider that serves `model`, shares a mint with us, and whose price `remaining` covers.
@@ -108,7 +120,9 @@ pub fn select_provider<'p>(
         .filter(|p| p.mints.iter().filter_map(|m| crate::budget::normalize_mint_url(m)).any(|m| accepted.contains(&m)))
         .filter(|p| !tor_up || p.onion_endpoint().is_some() || p.clearnet_endpoint().is_some())
         .filter(|p| tor_up || p.clearnet_endpoint().is_some())
-        .filter_map(|p| p.price_for(model).map(|price| (p, estimate_price_sats(price, text_chars))))
+        .filter_map(|p| {
+            p.price_for(model).and_then(|price| estimate_price_sats(price, text_chars)).map(|sats| (p, sats))
+        })
         .filter(|(_, price)| *price <= remaining_sats)
         .min_by_key(|(p, price)| (tor_up && p.onion_endpoint().is_none(), *price))
 }
@@ -219,8 +233,9 @@ impl Routstr {
         wire::origin_of(body, pointer)
     }
 
-    /// Pays for and sends one step. `None` from the allowance ends the turn (`BudgetStop`): no retry, no other
-    /// provider, no re-pricing beyond the one the provider's own 402 asks for.
+    /// Pays for and sends one step. A payment that cannot be made ends the turn (`BudgetStop`): no retry, no other
+    /// provider. The provider's own 402 may re-price once, only after the first token was taken back, and only up
+    /// to `MAX_REPRICE_FACTOR` times the estimate from its advertised price.
     pub async fn send(&self, id: &BackendId, body: Value, policy: &PaymentPolicy) -> Result<Turn, BackendError> {
         let BackendId::Routstr { provider: label, .. } = id else {
             return Err(protocol("the Routstr leg was asked to answer for another backend"));
@@ -232,27 +247,79 @@ impl Routstr {
             .get(label)
             .cloned()
             .ok_or_else(|| protocol("no provider was selected for this step"))?;
-        let price = provider
-            .price_for(&self.config.model)
-            .map(|p| estimate_price_sats(p, body_text_chars(&body)))
-            .ok_or_else(|| protocol("the provider no longer lists the model"))?;
-        let mut outcome = self.pay_and_post(&provider, &body, policy, price).await?;
-        if let Exchange::PaymentRequired { required_sats } = outcome {
-            // One retry at the provider's own price, if the allowance covers it; otherwise stop.
-            let retry_price = required_sats.max(price);
-            tracing::info!(provider = %provider.label(), retry_price, "provider asked for more; retrying once");
-            outcome = self.pay_and_post(&provider, &body, policy, retry_price).await?;
-            if let Exchange::PaymentRequired { .. } = outcome {
-                return Err(BackendError::PaymentRequired {
+        let advertised =
+            provider.price_for(&self.config.model).ok_or_else(|| protocol("the provider no longer lists the model"))?;
+        let estimate = estimate_price_sats(advertised, body_text_chars(&body))
+            .ok_or_else(|| protocol("the provider's advertised price makes no sense"))?;
+        let price = self.probes.learned_price(&provider, estimate);
+        let mut notices = Vec::new();
+        let mut outcome = self.pay_and_post(&provider, &body, policy, price, &mut notices).await?;
+        if let Exchange::PaymentRequired { required_sats, reclaimed } = outcome {
+            if !reclaimed {
+                // The provider redeemed the token and still asked for more: paying again could pay twice.
+                return Err(self.finish(
+                    notices,
+                    BackendError::Unavailable {
+                        backend: NAME.into(),
+                        reason: format!(
+                            "{} asked for more after it had redeemed the payment; it was not paid again, and the first \
+                         payment is kept for its refund (aiui-cli wallet reconcile)",
+                            provider.label()
+                        ),
+                    },
+                ));
+            }
+            let bound = estimate.saturating_mul(MAX_REPRICE_FACTOR);
+            if required_sats > bound {
+                self.probes.mark_broken(&provider);
+                return Err(self.finish(notices, BackendError::Unavailable {
                     backend: NAME.into(),
-                    reason: "the provider refused the payment twice; nothing was spent".into(),
-                });
+                    reason: format!(
+                        "{} asked for {required_sats} sats, more than {MAX_REPRICE_FACTOR}× the {estimate} sats its \
+                         advertised price comes to; it was not paid and is skipped from now on",
+                        provider.label()
+                    ),
+                }));
+            }
+            self.probes.learn_price(&provider, estimate, required_sats);
+            tracing::info!(provider = %provider.label(), required_sats, "provider asked for more; retrying once");
+            outcome = self.pay_and_post(&provider, &body, policy, required_sats.max(price), &mut notices).await?;
+            if let Exchange::PaymentRequired { .. } = outcome {
+                return Err(self.finish(
+                    notices,
+                    BackendError::PaymentRequired {
+                        backend: NAME.into(),
+                        reason: "the provider refused the payment twice; it was not paid a third time".into(),
+                    },
+                ));
             }
         }
-        let Exchange::Answer { reply, notices } = outcome else { unreachable!("handled above") };
+        let Exchange::Answer { reply } = outcome else { unreachable!("handled above") };
         let mut turn = wire::response(&reply, id.clone()).map_err(|e| protocol(&e))?;
+        notices.extend(self.payments.budget().take_notice());
         turn.notices = notices;
         Ok(turn)
+    }
+
+    /// An error that ends this step, with what the owner must hear about the money folded into its reason.
+    fn finish(&self, mut notices: Vec<String>, error: BackendError) -> BackendError {
+        notices.extend(self.payments.budget().take_notice());
+        if notices.is_empty() {
+            return error;
+        }
+        let extra = notices.join(" ");
+        match error {
+            BackendError::Unavailable { backend, reason } => {
+                BackendError::Unavailable { backend, reason: format!("{reason}. {extra}") }
+            }
+            BackendError::PaymentRequired { backend, reason } => {
+                BackendError::PaymentRequired { backend, reason: format!("{reason}. {extra}") }
+            }
+            BackendError::Protocol { backend, detail } => {
+                BackendError::Protocol { backend, detail: format!("{detail}. {extra}") }
+            }
+            other => other,
+        }
     }
 
     /// One paid POST, with every outcome settled in the ledger before this returns.
@@ -262,15 +329,14 @@ impl Routstr {
         body: &Value,
         policy: &PaymentPolicy,
         price: u64,
+        notices: &mut Vec<String>,
     ) -> Result<Exchange, BackendError> {
-        let payment = match self.payments.auto_pay_token(policy, &provider.mints, price, &provider.label()).await {
-            Some(payment) => payment,
-            None => {
-                let report = self.payments.budget().get();
-                return Err(BackendError::BudgetStop { message: stop_message(&report, Some(price)) });
-            }
-        };
         let (endpoint, onion) = provider.endpoint(self.tor_http.is_some()).ok_or_else(|| protocol("no endpoint"))?;
+        let to = PayTo { label: provider.label(), endpoint: Some(endpoint.to_string()), mints: provider.mints.clone() };
+        let payment = match self.payments.pay_token(policy, &to, price).await {
+            Ok(payment) => payment,
+            Err(not_paid) => return Err(BackendError::BudgetStop { message: self.not_paid_message(not_paid, price) }),
+        };
         let url = endpoint.join("v1/chat/completions").map_err(|e| protocol(&e.to_string()))?;
         let mut header = HeaderValue::from_str(payment.token.expose()).map_err(|_| protocol("unsendable token"))?;
         header.set_sensitive(true);
@@ -279,128 +345,180 @@ impl Routstr {
             Ok(response) => response,
             Err(e) => {
                 // We cannot know whether the provider received and redeemed the token: ask the mint.
-                let verdict = self.recover(provider, &payment).await;
-                return Err(BackendError::Unavailable {
-                    backend: NAME.into(),
-                    reason: format!("{} could not be reached ({e}); {verdict}", provider.label()),
-                });
+                let what = if e.is_timeout() {
+                    format!("did not answer within {} s", self.config.request_timeout.as_secs())
+                } else if e.is_connect() {
+                    "could not be reached".to_owned()
+                } else {
+                    format!("broke off the request ({e})")
+                };
+                let verdict = self.recover(&payment, notices).await;
+                return Err(self.finish(
+                    std::mem::take(notices),
+                    BackendError::Unavailable {
+                        backend: NAME.into(),
+                        reason: format!("{} {what}; {verdict}", provider.label()),
+                    },
+                ));
             }
         };
+        faults::hit("after-token-sent");
         let status = response.status().as_u16();
         let request_id = header_text(&response, "x-routstr-request-id");
+        if let Some(request_id) = &request_id {
+            self.payments.note_request_id(&payment, request_id);
+        }
         // The change arrives in a header and must be kept before the body is read: the body may never come.
         let change = header_text(&response, CASHU_HEADER);
         tracing::info!(provider = %provider.label(), status, request_id = request_id.as_deref().unwrap_or("-"), "routstr reply");
         if status == 200 {
-            let notices = match self.payments.settle_with_change(&payment, change.as_deref()).await {
-                Ok(settled) => settled.notice.into_iter().collect(),
+            match self.payments.settle_with_change(&payment, change.as_deref()).await {
+                Ok(settlement) => notices.extend(settlement.warning),
                 Err(e) => {
                     tracing::error!(error = %e, "the change could not be received; it stays in the ledger for reconcile");
-                    Vec::new()
+                    self.payments.keep_in_flight(&payment).await;
                 }
-            };
+            }
             let bytes = net::read_capped(response, MAX_REPLY_BYTES).await;
             return match bytes.ok().and_then(|b| serde_json::from_slice::<Value>(&b).ok()) {
-                Some(reply) => Ok(Exchange::Answer { reply, notices }),
-                None => Err(BackendError::Protocol {
-                    backend: NAME.into(),
-                    detail: format!(
-                        "{} was paid but its answer arrived cut off; the change was kept",
-                        provider.label()
-                    ),
-                }),
+                Some(reply) => Ok(Exchange::Answer { reply }),
+                None => Err(self.finish(
+                    std::mem::take(notices),
+                    BackendError::Protocol {
+                        backend: NAME.into(),
+                        detail: format!(
+                            "{} was paid but its answer never arrived whole; the change was kept",
+                            provider.label()
+                        ),
+                    },
+                )),
             };
         }
         let bytes = net::read_capped(response, 64 * 1024).await.unwrap_or_default();
         let error = serde_json::from_slice::<Value>(&bytes).unwrap_or(Value::Null);
         if status == 402 {
-            // Pre-flight: the token was not redeemed and is still ours (routstr.md §7).
-            let reclaimed = self.payments.reclaim(&payment).await;
-            if let Err(e) = reclaimed {
-                tracing::warn!(error = %e, "reclaiming a refused token failed; it stays in flight for reconcile");
-            }
-            let msat = error.pointer("/detail/amount_required_msat").and_then(Value::as_u64).unwrap_or(0);
-            return Ok(Exchange::PaymentRequired { required_sats: msat.div_ceil(1000) + REDEEM_FEE_SATS });
+            // Pre-flight: the token should not have been redeemed (routstr.md §7). Take it back before anything else;
+            // if that fails, the provider kept it, and it must not be paid again.
+            let reclaimed = match self.payments.reclaim(&payment).await {
+                Ok(()) => true,
+                Err(e) => {
+                    tracing::warn!(error = %e, "a token refused with 402 could not be taken back");
+                    let verdict = self.recover(&payment, notices).await;
+                    notices.push(format!("{} answered 402 but kept the payment; {verdict}.", provider.label()));
+                    false
+                }
+            };
+            let msat = error.pointer("/detail/amount_required_msat").and_then(json_u64).unwrap_or(0);
+            return Ok(Exchange::PaymentRequired { required_sats: msat.div_ceil(1000), reclaimed });
         }
         let detail = error_detail(&error, status);
         let refund = error.pointer("/error/refund_token").and_then(Value::as_str).map(str::to_owned).or(change);
         let verdict = match refund {
             Some(token) => match self.payments.take_refund(&payment, &token).await {
-                Ok(()) => "the payment was refunded".to_owned(),
+                Ok(settlement) if settlement.warning.is_none() => "the payment was refunded".to_owned(),
+                Ok(settlement) => {
+                    notices.extend(settlement.warning);
+                    "its refund did not count".to_owned()
+                }
                 Err(e) => {
                     tracing::warn!(error = %e, "the refund token could not be received");
-                    self.recover(provider, &payment).await
+                    self.recover(&payment, notices).await
                 }
             },
-            None => self.recover(provider, &payment).await,
+            None => self.recover(&payment, notices).await,
         };
-        Err(BackendError::Unavailable {
-            backend: NAME.into(),
-            reason: format!("{} answered {detail}; {verdict}", provider.label()),
-        })
+        Err(self.finish(
+            std::mem::take(notices),
+            BackendError::Unavailable {
+                backend: NAME.into(),
+                reason: format!("{} answered {detail}; {verdict}", provider.label()),
+            },
+        ))
+    }
+
+    /// The stop message when no token was built: the allowance, or the wallet, said no. Nothing was spent.
+    fn not_paid_message(&self, not_paid: NotPaid, price: u64) -> String {
+        const FUND: &str =
+            "The owner can fund the wallet in AIUI's settings window (or with `aiui-cli wallet invoice`).";
+        match not_paid {
+            NotPaid::Unaffordable => stop_message(&self.payments.budget().get(), Some(price)),
+            NotPaid::NoCommonMint => {
+                "I could not pay: no mint is both accepted in the allowance settings and listed by the provider, so I \
+                 stopped here. Nothing was spent."
+                    .into()
+            }
+            NotPaid::Wallet(PayError::InsufficientFunds { .. }) => format!(
+                "I could not pay the {price} sats this request may cost: the wallet holds too little ecash at the \
+                 accepted mints, so I stopped here. Nothing was spent. {FUND}"
+            ),
+            NotPaid::Wallet(e @ (PayError::MintUnreachable { .. } | PayError::Timeout | PayError::Mint { .. })) => {
+                format!("I could not pay: {e}. Nothing was spent, so I stopped here; try again when the mint is back.")
+            }
+            NotPaid::Wallet(e) => format!("I could not pay: {e}. Nothing was spent, so I stopped here."),
+        }
     }
 
     /// After an unclear outcome: reclaim the token if the mint says it is unspent; if it was spent, ask the
-    /// provider's refund endpoint (honouring 425 a few times); else leave it in flight for `reconcile`.
-    async fn recover(&self, provider: &ProbedProvider, payment: &Payment) -> String {
+    /// provider's refund endpoint (honouring 425 a few times); else leave it in flight for `reconcile`, which keeps
+    /// asking across runs.
+    async fn recover(&self, payment: &Payment, notices: &mut Vec<String>) -> String {
         if self.payments.reclaim(payment).await.is_ok() {
             return "the token was not spent and is back in the wallet".into();
         }
-        let Some((endpoint, onion)) = provider.endpoint(self.tor_http.is_some()) else {
-            self.payments.keep_in_flight(payment).await;
-            return "the payment is kept for a later check".into();
-        };
-        let Ok(url) = endpoint.join("v1/wallet/refund") else {
-            self.payments.keep_in_flight(payment).await;
-            return "the payment is kept for a later check".into();
-        };
-        for attempt in 1..=self.config.refund_attempts {
-            let Ok(mut header) = HeaderValue::from_str(payment.token.expose()) else { break };
-            header.set_sensitive(true);
-            let response = match self.client(onion).http.post(url.clone()).header(CASHU_HEADER, header).send().await {
-                Ok(r) => r,
-                Err(e) => {
-                    tracing::warn!(attempt, error = %e, "the refund endpoint could not be reached");
-                    break;
-                }
-            };
-            let status = response.status().as_u16();
-            let wait = response
-                .headers()
-                .get(reqwest::header::RETRY_AFTER)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.parse::<u64>().ok())
-                .map(Duration::from_secs)
-                .unwrap_or(self.config.refund_wait)
-                .min(Duration::from_secs(30));
-            if status == 425 && attempt < self.config.refund_attempts {
-                tracing::info!(attempt, wait_ms = wait.as_millis() as u64, "refund pending (425); waiting");
-                tokio::time::sleep(wait).await;
-                continue;
-            }
-            if status == 200 {
-                let body = net::read_capped(response, 64 * 1024).await.unwrap_or_default();
-                let token =
-                    serde_json::from_slice::<Value>(&body).ok().and_then(|v| v["token"].as_str().map(str::to_owned));
-                if let Some(token) = token {
-                    // A 200 is not proof of value (§7): take_refund counts what the mint actually gives.
-                    if self.payments.take_refund(payment, &token).await.is_ok() {
-                        return "the provider refunded the payment".into();
+        let entry_endpoint = self.payments.endpoint_of(payment);
+        if let (Some(endpoint), Some(client)) = (entry_endpoint, self.payments.refund_client()) {
+            for attempt in 1..=self.config.refund_attempts {
+                match client.ask(&endpoint, &payment.token).await {
+                    RefundAnswer::Token(token) => match self.payments.take_refund(payment, token.expose()).await {
+                        Ok(settlement) => {
+                            return match settlement.warning {
+                                None => "the provider refunded the payment".into(),
+                                Some(warning) => {
+                                    notices.push(warning);
+                                    "the provider's refund did not count".into()
+                                }
+                            };
+                        }
+                        Err(e) => {
+                            tracing::warn!(error = %e, "the refund could not be received");
+                            break;
+                        }
+                    },
+                    RefundAnswer::Pending(wait) if attempt < self.config.refund_attempts => {
+                        let wait =
+                            if wait.is_zero() { self.config.refund_wait } else { wait.min(Duration::from_secs(30)) };
+                        tracing::info!(attempt, wait_ms = wait.as_millis() as u64, "refund pending (425); waiting");
+                        tokio::time::sleep(wait).await;
+                    }
+                    other => {
+                        tracing::info!(answer = ?other, "no refund from the provider yet");
+                        break;
                     }
                 }
             }
-            tracing::info!(status, "no refund from the provider");
-            break;
         }
         self.payments.keep_in_flight(payment).await;
-        "the payment is kept in the ledger and will be checked again (aiui-cli wallet reconcile)".into()
+        "the payment is kept in the ledger; its refund is asked for again in the background (and by \
+         `aiui-cli wallet reconcile`), and the owner is told if it is written off"
+            .into()
     }
 }
 
 /// What one paid POST came to, when it did not fail outright.
 enum Exchange {
-    Answer { reply: Value, notices: Vec<String> },
-    PaymentRequired { required_sats: u64 },
+    Answer {
+        reply: Value,
+    },
+    /// A 402; `reclaimed` says whether the refused token came back into the wallet.
+    PaymentRequired {
+        required_sats: u64,
+        reclaimed: bool,
+    },
+}
+
+/// A number a provider sent as a JSON number or a string of digits.
+fn json_u64(v: &Value) -> Option<u64> {
+    v.as_u64().or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
 }
 
 fn header_text(response: &reqwest::Response, name: &str) -> Option<String> {
@@ -438,6 +556,7 @@ mod tests {
     fn provider(name: &str, endpoints: &[&str], mint: &str, completion: f64) -> ProbedProvider {
         ProbedProvider {
             pubkey: format!("{name:0>64}"),
+            d: name.into(),
             name: name.into(),
             endpoints: endpoints.iter().map(|e| url::Url::parse(e).unwrap()).collect(),
             mints: vec![mint.into()],
@@ -470,9 +589,17 @@ mod tests {
     }
 
     #[test]
+    fn absurd_prices_have_no_estimate() {
+        for (prompt, completion) in [(0.0, 1e300), (f64::NAN, 0.1), (0.1, f64::INFINITY), (1e12, 0.0), (-1.0, 0.5)] {
+            assert_eq!(estimate_price_sats(&ModelPrice { prompt, completion }, 900), None, "{prompt} {completion}");
+        }
+        assert_eq!(estimate_price_sats(&ModelPrice { prompt: 0.0, completion: 0.0 }, 900), Some(1));
+    }
+
+    #[test]
     fn the_price_covers_the_completion_cap_with_a_margin() {
         let price = ModelPrice { prompt: 0.01, completion: 0.05 };
-        let estimate = estimate_price_sats(&price, 3000);
+        let estimate = estimate_price_sats(&price, 3000).unwrap();
         let provider_reservation = (3000.0 / 3.0) * 0.01 + f64::from(ROUTSTR_MAX_TOKENS) * 0.05;
         assert!(estimate as f64 >= provider_reservation * 1.4, "{estimate} vs {provider_reservation}");
     }

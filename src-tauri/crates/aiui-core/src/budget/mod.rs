@@ -4,6 +4,8 @@
 //! reads a [`PaymentPolicy`] at its start, every paid step [`BudgetStore::reserve`]s its maximum cost atomically,
 //! and settles or releases the reservation when the outcome is known. Nothing the model says reaches this module.
 
+#[cfg(test)]
+mod interleavings;
 mod period;
 mod store;
 #[cfg(test)]
@@ -12,7 +14,7 @@ mod tests;
 use serde::{Deserialize, Serialize};
 
 pub use period::Period;
-pub use store::{BudgetStore, Clock, normalize_mint_url};
+pub use store::{BudgetStore, Clock, ReservationHolder, normalize_mint_url};
 
 /// What `budget-get` reports: the allowance, this period's spend and reservations, and what is left.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,10 +109,11 @@ impl Reservation {
     }
 }
 
-/// The result of settling: the one 80% notice of the period, when this settlement crossed it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The result of settling. When it crossed 80% of the allowance, the period's one notice waits for
+/// [`BudgetStore::take_notice`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Settled {
-    pub notice: Option<String>,
+    pub crossed_80: bool,
 }
 
 /// The plain-language stop a turn ends with when a paid step cannot be paid for. It never suggests a retry.

@@ -24,28 +24,46 @@ impl Period {
         }
     }
 
-    /// When the period that started at `start_ms` ends (and the next begins); `None` for [`Period::Never`].
-    pub fn next_start(self, start_ms: i64) -> Option<i64> {
+    /// The start of the `n`th period of a schedule whose first period began at `origin_ms`; `None` for
+    /// [`Period::Never`]. Months count from the origin's own day each time, so 31 January renews on 28 February
+    /// and then on 31 March, never drifting to the 28th.
+    pub fn nth_start(self, origin_ms: i64, n: i64) -> Option<i64> {
         const DAY_MS: i64 = 86_400_000;
         match self {
             Self::Never => None,
-            Self::Daily => Some(start_ms + DAY_MS),
-            Self::Weekly => Some(start_ms + 7 * DAY_MS),
-            Self::Monthly => Some(add_one_month(start_ms)),
+            Self::Daily => Some(origin_ms + n * DAY_MS),
+            Self::Weekly => Some(origin_ms + n * 7 * DAY_MS),
+            Self::Monthly => Some(add_months(origin_ms, n)),
         }
     }
 
-    /// The start of the period containing `now_ms`, given a first period that began at `start_ms`.
-    pub fn current_start(self, start_ms: i64, now_ms: i64) -> i64 {
-        let mut start = start_ms;
-        // Monthly periods are irregular, so step; a loop of at most a few hundred turns even after years offline.
-        while let Some(next) = self.next_start(start) {
-            if next > now_ms {
-                break;
-            }
-            start = next;
+    /// The start of the period containing `now_ms` and the start of the next one (`None` for [`Period::Never`]),
+    /// for a schedule whose first period began at `origin_ms`.
+    pub fn bounds(self, origin_ms: i64, now_ms: i64) -> (i64, Option<i64>) {
+        const DAY_MS: i64 = 86_400_000;
+        let Some(_) = self.nth_start(origin_ms, 1) else { return (origin_ms, None) };
+        if now_ms < origin_ms {
+            return (origin_ms, self.nth_start(origin_ms, 1));
         }
-        start
+        // A first guess from the elapsed days, then a step or two to correct for month lengths.
+        let per_period = match self {
+            Self::Daily => DAY_MS,
+            Self::Weekly => 7 * DAY_MS,
+            _ => 28 * DAY_MS,
+        };
+        let mut n = ((now_ms - origin_ms) / per_period).max(0);
+        while n > 0 && self.nth_start(origin_ms, n).is_some_and(|s| s > now_ms) {
+            n -= 1;
+        }
+        while self.nth_start(origin_ms, n + 1).is_some_and(|s| s <= now_ms) {
+            n += 1;
+        }
+        (self.nth_start(origin_ms, n).unwrap_or(origin_ms), self.nth_start(origin_ms, n + 1))
+    }
+
+    /// The start of the period containing `now_ms`, for a schedule whose first period began at `origin_ms`.
+    pub fn current_start(self, origin_ms: i64, now_ms: i64) -> i64 {
+        self.bounds(origin_ms, now_ms).0
     }
 }
 
@@ -69,13 +87,15 @@ impl std::fmt::Display for Period {
     }
 }
 
-/// The same time of day one calendar month later, in UTC; the day is clamped (31 January -> 28/29 February).
-fn add_one_month(ms: i64) -> i64 {
+/// The same time of day `n` calendar months later, in UTC; the day is clamped (31 January + 1 -> 28/29 February,
+/// 31 January + 2 -> 31 March).
+fn add_months(ms: i64, n: i64) -> i64 {
     const DAY_MS: i64 = 86_400_000;
     let days = ms.div_euclid(DAY_MS);
     let time_of_day = ms.rem_euclid(DAY_MS);
     let (y, m, d) = civil_from_days(days);
-    let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+    let months = y * 12 + i64::from(m) - 1 + n;
+    let (ny, nm) = (months.div_euclid(12), (months.rem_euclid(12) + 1) as u32);
     let nd = d.min(days_in_month(ny, nm));
     days_from_civil(ny, nm, nd) * DAY_MS + time_of_day
 }
@@ -141,6 +161,14 @@ mod tests {
         check(Period::Monthly, jan31, ms(2025, 2, 28), jan31);
         check(Period::Monthly, ms(2024, 1, 31), ms(2024, 2, 29), ms(2024, 2, 29));
         check(Period::Monthly, ms(2024, 12, 15), ms(2025, 1, 20), ms(2025, 1, 15));
+        // No drift: after 28 February comes 31 March, and a year of months later it is still the 31st or the last.
+        check(Period::Monthly, jan31, ms(2025, 3, 31) + 3_600_000, ms(2025, 3, 31) + 3_600_000);
+        check(Period::Monthly, jan31, ms(2025, 3, 30), ms(2025, 2, 28) + 3_600_000);
+        check(Period::Monthly, jan31, ms(2026, 1, 31) + 3_600_000, ms(2026, 1, 31) + 3_600_000);
+        check(Period::Monthly, jan31, ms(2025, 4, 30) + 3_600_000, ms(2025, 4, 30) + 3_600_000);
+        assert_eq!(Period::Monthly.bounds(jan31, ms(2025, 3, 1)).1, Some(ms(2025, 3, 31) + 3_600_000));
+        // Before the schedule began, the first period is the current one.
+        check(Period::Daily, jan31, jan31 - 5, jan31);
     }
 
     #[test]

@@ -4,9 +4,16 @@
 //! the same lock that guards the arithmetic, so the file never shows a state the process did not hold, and a failed
 //! write leaves both the file and the in-memory state as they were.
 //!
-//! Several processes may hold the same file (the desktop app, and `aiui-cli budget set` in a terminal): every
-//! operation takes an advisory lock on `budget.lock` beside it and first re-reads the file if another process
-//! changed it, so an operator's change is never overwritten and two processes cannot spend the same sats.
+//! Several processes may hold the same file (the desktop app, and `aiui-cli` in a terminal): every operation takes
+//! an advisory lock on `budget.lock` beside it and re-reads the file under that lock, so an operator's change is
+//! never overwritten and two processes cannot spend the same sats. A write that fails changes nothing, in the file
+//! or in memory: the next operation starts again from the file.
+//!
+//! Each process also holds a liveness lock (`sessions/<session>.lock`) for its whole life. Its reservations are
+//! released by another process's `reconcile` only once that lock can be taken, that is, once the process is gone.
+//!
+//! A reservation belongs to the period it was made in: it never counts against a later one, and what it settles
+//! to is counted against its own (already closed) period.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -14,7 +21,6 @@ use std::io::Write;
 use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +35,10 @@ struct ReservationRecord {
     /// The process that made it: reservations of an earlier process that no ledger entry claims are orphans.
     session: String,
     created_ms: i64,
+    /// The start of the period it was made in. Compared instead of `created_ms`, so a clock that jumps back
+    /// cannot make a live reservation stop counting.
+    #[serde(default)]
+    period_start_ms: Option<i64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -39,7 +49,11 @@ struct State {
     period_origin_ms: i64,
     period_start_ms: i64,
     spent_sats: u64,
+    /// Spend crossed 80% of the allowance this period.
     notice_80_sent: bool,
+    /// The 80% notice is waiting for a surface to show it ([`BudgetStore::take_notice`]).
+    #[serde(default)]
+    notice_80_pending: bool,
     accepted_mints: Vec<String>,
     next_reservation: u64,
     reservations: BTreeMap<u64, ReservationRecord>,
@@ -54,23 +68,31 @@ impl State {
             period_start_ms: now,
             spent_sats: 0,
             notice_80_sent: false,
+            notice_80_pending: false,
             accepted_mints: Vec::new(),
             next_reservation: 1,
             reservations: BTreeMap::new(),
         }
     }
 
+    /// What this period's reservations hold. Reservations of an earlier period no longer count: that period is
+    /// closed, and what they settle to is counted against it.
     fn reserved(&self) -> u64 {
-        self.reservations.values().map(|r| r.amount_sats).sum()
+        self.reservations.values().filter(|r| self.in_this_period(r)).map(|r| r.amount_sats).sum()
     }
 
-    /// Starts a new period when the clock has passed the current one's end. Reservations carry over.
+    fn in_this_period(&self, record: &ReservationRecord) -> bool {
+        record.period_start_ms.unwrap_or(record.created_ms) >= self.period_start_ms
+    }
+
+    /// Starts a new period when the clock has passed the current one's end.
     fn roll(&mut self, now: i64) {
-        let start = self.period.current_start(self.period_start_ms.max(self.period_origin_ms), now);
-        if start != self.period_start_ms && start > self.period_start_ms {
+        let start = self.period.current_start(self.period_origin_ms, now);
+        if start > self.period_start_ms {
             self.period_start_ms = start;
             self.spent_sats = 0;
             self.notice_80_sent = false;
+            self.notice_80_pending = false;
         }
     }
 
@@ -80,7 +102,7 @@ impl State {
             allowance_sats: self.allowance_sats,
             period: self.period,
             period_start_ms: self.period_start_ms,
-            renews_at_ms: self.period.next_start(self.period_start_ms),
+            renews_at_ms: self.period.bounds(self.period_origin_ms, self.period_start_ms).1,
             spent_sats: self.spent_sats,
             reserved_sats: reserved,
             remaining_sats: self.allowance_sats.saturating_sub(self.spent_sats.saturating_add(reserved)),
@@ -88,14 +110,6 @@ impl State {
             notice_80_sent: self.notice_80_sent,
         }
     }
-}
-
-/// What this process last knew of the file, to tell when another process changed it.
-#[derive(Debug, Default)]
-struct Disk {
-    seen: Option<(SystemTime, u64)>,
-    /// The last write failed: memory is newer than the file, so the file is not read back over it.
-    dirty: bool,
 }
 
 /// The state under both locks: this process's mutex and the file lock other processes honour.
@@ -122,9 +136,22 @@ impl DerefMut for Locked<'_> {
 pub struct BudgetStore {
     path: PathBuf,
     state: Mutex<State>,
-    disk: Mutex<Disk>,
     clock: Clock,
     session: String,
+    /// Held for this store's whole life: while it is, other processes treat this session as alive.
+    _liveness: Option<File>,
+}
+
+/// A reservation as `reconcile` sees it: who holds it, and whether that holder still runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReservationHolder {
+    pub id: u64,
+    pub amount_sats: u64,
+    pub session: String,
+    /// This store's own session.
+    pub own: bool,
+    /// The holding process still runs (its liveness lock is held): its reservation must not be touched.
+    pub alive: bool,
 }
 
 impl std::fmt::Debug for BudgetStore {
@@ -138,6 +165,11 @@ impl BudgetStore {
     /// stay off until the owner sets one.
     pub fn open(path: &Path) -> Result<Self, BudgetError> {
         let clock: Clock = Arc::new(crate::now_ms);
+        if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty())
+            && let Err(e) = crate::paths::ensure_private_dir(dir)
+        {
+            tracing::warn!(dir = %dir.display(), error = %e, "budget: could not make the data dir private");
+        }
         let state = match std::fs::read(path) {
             Ok(bytes) => serde_json::from_slice(&bytes)
                 .map_err(|e| BudgetError::Corrupt { path: path.display().to_string(), reason: e.to_string() })?,
@@ -145,8 +177,39 @@ impl BudgetStore {
             Err(source) => return Err(BudgetError::Read { path: path.display().to_string(), source }),
         };
         let session = hex::encode(rand::random::<[u8; 8]>());
-        let disk = Mutex::new(Disk { seen: file_mark(path), dirty: false });
-        Ok(Self { path: path.to_owned(), state: Mutex::new(state), disk, clock, session })
+        let liveness = take_liveness_lock(&sessions_dir(path), &session);
+        Ok(Self { path: path.to_owned(), state: Mutex::new(state), clock, session, _liveness: liveness })
+    }
+
+    /// This process's session id, as recorded on its reservations and ledger rows.
+    pub fn session(&self) -> &str {
+        &self.session
+    }
+
+    /// Whether the process that holds `session` still runs. This store's own session is alive. A session whose
+    /// lock file cannot be read is treated as alive: when in doubt, nothing is released.
+    pub fn session_alive(&self, session: &str) -> bool {
+        if session == self.session {
+            return true;
+        }
+        if session.is_empty() || !session.chars().all(|c| c.is_ascii_alphanumeric()) {
+            // Written by a version without liveness locks: that process is gone.
+            return false;
+        }
+        let path = sessions_dir(&self.path).join(format!("{session}.lock"));
+        let file = match std::fs::OpenOptions::new().read(true).write(true).open(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return false,
+            Err(_) => return true,
+        };
+        match file.try_lock() {
+            Ok(()) => {
+                let _ = std::fs::remove_file(&path);
+                false
+            }
+            Err(std::fs::TryLockError::WouldBlock) => true,
+            Err(std::fs::TryLockError::Error(_)) => true,
+        }
     }
 
     /// Replaces the clock (tests). Takes effect for every later call.
@@ -165,7 +228,7 @@ impl BudgetStore {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         // The file lock comes second: within one process the mutex already orders callers.
         let file = self.lock_file();
-        self.refresh(&mut state);
+        self.reload(&mut state);
         Locked { state, _file: file }
     }
 
@@ -173,7 +236,7 @@ impl BudgetStore {
     /// (a read-only directory), this process still guards itself with its mutex.
     fn lock_file(&self) -> Option<File> {
         let path = self.path.with_extension("lock");
-        let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path);
+        let file = crate::paths::private_file_options().create(true).truncate(false).write(true).open(&path);
         match file.and_then(|f| f.lock().map(|()| f)) {
             Ok(file) => Some(file),
             Err(e) => {
@@ -183,20 +246,14 @@ impl BudgetStore {
         }
     }
 
-    /// Reads the file back if another process wrote it since this one last did.
-    fn refresh(&self, state: &mut State) {
-        let mut disk = self.disk.lock().unwrap_or_else(|p| p.into_inner());
-        let mark = file_mark(&self.path);
-        if disk.dirty || mark.is_none() || mark == disk.seen {
-            return;
-        }
+    /// Reads the file, under the file lock, before every operation: another process may have written it, and a
+    /// write of this one may have failed. A file that vanished or does not parse leaves what was last read.
+    fn reload(&self, state: &mut State) {
         match std::fs::read(&self.path).map(|bytes| serde_json::from_slice::<State>(&bytes)) {
-            Ok(Ok(fresh)) => {
-                *state = fresh;
-                disk.seen = mark;
-            }
-            Ok(Err(e)) => tracing::warn!(error = %e, "budget: the file changed but does not parse; keeping what I had"),
-            Err(e) => tracing::warn!(error = %e, "budget: the file changed but cannot be read; keeping what I had"),
+            Ok(Ok(fresh)) => *state = fresh,
+            Ok(Err(e)) => tracing::warn!(error = %e, "budget: the file does not parse; keeping what I had"),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => tracing::warn!(error = %e, "budget: the file cannot be read; keeping what I had"),
         }
     }
 
@@ -274,8 +331,15 @@ impl BudgetStore {
         let mut next = state.clone();
         let id = next.next_reservation;
         next.next_reservation += 1;
-        next.reservations
-            .insert(id, ReservationRecord { amount_sats: price_sats, session: self.session.clone(), created_ms: now });
+        next.reservations.insert(
+            id,
+            ReservationRecord {
+                amount_sats: price_sats,
+                session: self.session.clone(),
+                created_ms: now,
+                period_start_ms: Some(state.period_start_ms),
+            },
+        );
         if let Err(e) = self.persist(&next) {
             tracing::error!(error = %e, "budget: could not save a reservation; the paid step will not run");
             return None;
@@ -312,8 +376,10 @@ impl BudgetStore {
         true
     }
 
-    /// Turns a reservation into spend: `spent += actual`, and the rest of the reservation is freed. Returns the
-    /// period's one 80% notice when this settlement crossed it.
+    /// Turns a reservation into spend: `spent += actual`, and the rest of the reservation is freed. A reservation
+    /// made in an earlier period settles against that period (this one's spend does not change). Settling a
+    /// reservation that is gone (another process settled it) changes nothing. When this settlement crossed 80% of
+    /// the allowance, the period's one notice waits for [`BudgetStore::take_notice`].
     pub fn settle(&self, reservation: Reservation, actual_sats: u64) -> Settled {
         if actual_sats > reservation.amount_sats {
             // Cannot happen through `Payments` (a token is never worth more than its reservation); the sats are gone
@@ -327,23 +393,51 @@ impl BudgetStore {
         let mut state = self.lock();
         state.roll((self.clock)());
         let mut next = state.clone();
-        next.reservations.remove(&reservation.id);
+        let Some(record) = next.reservations.remove(&reservation.id) else {
+            tracing::info!(reservation = reservation.id, "budget: already settled or released elsewhere");
+            return Settled::default();
+        };
+        if !state.in_this_period(&record) {
+            tracing::info!(
+                reservation = reservation.id,
+                actual_sats,
+                "budget: settled against the period it was made in"
+            );
+            self.commit(&mut state, next);
+            return Settled::default();
+        }
         next.spent_sats = next.spent_sats.saturating_add(actual_sats);
-        let mut notice = None;
+        let mut crossed_80 = false;
         if !next.notice_80_sent && next.allowance_sats > 0 && reached_80(next.spent_sats, next.allowance_sats) {
             next.notice_80_sent = true;
-            notice = Some(notice_80(next.allowance_sats, next.spent_sats));
+            next.notice_80_pending = true;
+            crossed_80 = true;
         }
-        self.commit_best_effort(&mut state, next);
-        Settled { notice }
+        let saved = self.commit(&mut state, next);
+        Settled { crossed_80: crossed_80 && saved }
+    }
+
+    /// The period's 80% notice, once, when a settlement crossed it and no surface has shown it yet. Whoever can
+    /// show it to the owner takes it (a turn, the CLI's reconcile); it stays pending until then.
+    pub fn take_notice(&self) -> Option<String> {
+        let mut state = self.lock();
+        state.roll((self.clock)());
+        if !state.notice_80_pending {
+            return None;
+        }
+        let mut next = state.clone();
+        next.notice_80_pending = false;
+        let message = notice_80(next.allowance_sats, next.spent_sats);
+        self.commit(&mut state, next).then_some(message)
     }
 
     /// Frees a reservation with nothing spent (refund, reclaim, a step that never paid).
     pub fn release(&self, reservation: Reservation) {
         let mut state = self.lock();
         let mut next = state.clone();
-        next.reservations.remove(&reservation.id);
-        self.commit_best_effort(&mut state, next);
+        if next.reservations.remove(&reservation.id).is_some() {
+            self.commit(&mut state, next);
+        }
     }
 
     /// A persisted reservation by id, for settling an in-flight payment after a restart.
@@ -352,40 +446,71 @@ impl BudgetStore {
         state.reservations.get(&id).map(|r| Reservation { id, amount_sats: r.amount_sats })
     }
 
-    /// Reservations made by an earlier process (ids), candidates for release when no ledger entry holds them.
-    pub fn earlier_sessions_reservations(&self) -> Vec<u64> {
-        let state = self.lock();
-        state.reservations.iter().filter(|(_, r)| r.session != self.session).map(|(id, _)| *id).collect()
+    /// Whether another process on this data dir still runs (holds its liveness lock).
+    pub fn other_sessions_alive(&self) -> bool {
+        let Ok(entries) = std::fs::read_dir(sessions_dir(&self.path)) else { return false };
+        entries.flatten().any(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".lock").is_some_and(|session| session != self.session && self.session_alive(session))
+        })
     }
 
-    /// Settle and release cannot fail for the caller: the payment outcome already happened. If saving fails, the
-    /// in-memory state still moves (so no sats are double-counted in this process) and the next write retries.
-    fn commit_best_effort(&self, state: &mut State, next: State) {
-        if let Err(e) = self.persist(&next) {
-            tracing::error!(error = %e, "budget: could not save; kept in memory and retried on the next change");
-            self.disk.lock().unwrap_or_else(|p| p.into_inner()).dirty = true;
+    /// Every reservation on file, with whether its process still runs; what `reconcile` decides from.
+    pub fn reservation_holders(&self) -> Vec<ReservationHolder> {
+        let records: Vec<(u64, ReservationRecord)> =
+            self.lock().reservations.iter().map(|(id, r)| (*id, r.clone())).collect();
+        records
+            .into_iter()
+            .map(|(id, r)| ReservationHolder {
+                id,
+                amount_sats: r.amount_sats,
+                own: r.session == self.session,
+                alive: self.session_alive(&r.session),
+                session: r.session,
+            })
+            .collect()
+    }
+
+    /// Settle and release cannot fail for the caller: the payment outcome already happened. If saving fails,
+    /// nothing changes: the reservation stays on file (it holds at least what was spent, so the ceiling holds) and
+    /// `reconcile` settles it from the ledger later. Returns whether it was saved.
+    fn commit(&self, state: &mut State, next: State) -> bool {
+        match self.persist(&next) {
+            Ok(()) => {
+                *state = next;
+                true
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "budget: could not save; the reservation stays until reconcile");
+                false
+            }
         }
-        *state = next;
     }
 
     fn persist(&self, state: &State) -> Result<(), BudgetError> {
         let bytes = serde_json::to_vec_pretty(state).map_err(|e| BudgetError::Invalid(e.to_string()))?;
-        let written = write_atomic(&self.path, &bytes);
-        let mut disk = self.disk.lock().unwrap_or_else(|p| p.into_inner());
-        match written {
-            Ok(()) => {
-                *disk = Disk { seen: file_mark(&self.path), dirty: false };
-                Ok(())
-            }
-            Err(source) => Err(BudgetError::Write { path: self.path.display().to_string(), source }),
-        }
+        write_atomic(&self.path, &bytes)
+            .map_err(|source| BudgetError::Write { path: self.path.display().to_string(), source })
     }
 }
 
-/// The file's modification time and length: enough to notice another process's atomic rename.
-fn file_mark(path: &Path) -> Option<(SystemTime, u64)> {
-    let meta = std::fs::metadata(path).ok()?;
-    Some((meta.modified().ok()?, meta.len()))
+fn sessions_dir(budget_path: &Path) -> PathBuf {
+    budget_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).join("sessions")
+}
+
+/// Creates and locks `sessions/<session>.lock` for this process's life. Without it (a read-only data dir), this
+/// process's reservations look dead to others, which only matters if they can write the same dir, which it cannot.
+fn take_liveness_lock(dir: &Path, session: &str) -> Option<File> {
+    let path = dir.join(format!("{session}.lock"));
+    let file = crate::paths::ensure_private_dir(dir)
+        .and_then(|()| crate::paths::private_file_options().create(true).truncate(false).write(true).open(&path));
+    match file.and_then(|f| f.lock().map(|()| f)) {
+        Ok(file) => Some(file),
+        Err(e) => {
+            tracing::warn!(path = %path.display(), error = %e, "budget: no liveness lock; other processes may treat this one as gone");
+            None
+        }
+    }
 }
 
 /// Whether `spent` is at least 80% of `allowance`, in u128 so no allowance can overflow it.
@@ -399,7 +524,7 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
     let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
+        let mut file = crate::paths::private_file_options().write(true).create(true).truncate(true).open(&tmp)?;
         file.write_all(bytes)?;
         file.sync_all()?;
         std::fs::rename(&tmp, path)?;

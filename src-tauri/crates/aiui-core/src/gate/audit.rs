@@ -1,6 +1,6 @@
 //! The append-only audit log: one JSON line per confirmation request, decision and node result, tied by id.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -32,7 +32,8 @@ impl AuditLog {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(err)?;
         }
-        let file = OpenOptions::new().create(true).append(true).open(path).map_err(err)?;
+        // The log names the owner's apps and actions: readable by the owner only, as every file in the data dir.
+        let file = crate::paths::private_file_options().create(true).append(true).open(path).map_err(err)?;
         Ok(Self { path: path.to_owned(), file: Mutex::new(file) })
     }
 

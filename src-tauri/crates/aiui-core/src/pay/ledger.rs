@@ -2,7 +2,10 @@
 //! wallet, so that `balance + settled spend + in-flight + fees == received` can be checked after any fault.
 //!
 //! A token is written here (state `pending`, then `in-flight` with the token itself) before it is handed to a
-//! provider. If either write fails, the token does not leave.
+//! provider. If either write fails, the token does not leave. Every state change is a compare-and-set from the
+//! state the caller expects, so two processes on one data dir can never both settle, cancel or reclaim a payment:
+//! the second one is told it moved. Each row names the session (process) that made it, the provider's endpoint
+//! and request id, so that `reconcile` can ask the provider's refund endpoint later.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -38,9 +41,26 @@ CREATE TABLE IF NOT EXISTS payments (
 );
 ";
 
+/// Columns added after the first schema, in order; `PRAGMA user_version` counts how many are applied.
+const MIGRATIONS: &[&str] = &[
+    "ALTER TABLE payments ADD COLUMN session TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE payments ADD COLUMN endpoint TEXT",
+    "ALTER TABLE payments ADD COLUMN request_id TEXT",
+    // Refund-endpoint attempts made by reconcile, and when the next may be made (425 backs off across runs).
+    "ALTER TABLE payments ADD COLUMN tries INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE payments ADD COLUMN next_try_ms INTEGER NOT NULL DEFAULT 0",
+    // The outcome is unknown and no request is running any more: reconcile may look at it.
+    "ALTER TABLE payments ADD COLUMN parked INTEGER NOT NULL DEFAULT 0",
+    // A returned token that did not count (another mint or unit, larger than paid): kept aside, never received.
+    "ALTER TABLE payments ADD COLUMN set_aside_token TEXT",
+    "ALTER TABLE payments ADD COLUMN set_aside_reason TEXT",
+    "ALTER TABLE payments ADD COLUMN written_off INTEGER NOT NULL DEFAULT 0",
+];
+
 /// Where a payment stands. `Pending` and `InFlight` count as in-flight in the conservation sum.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PaymentState {
+    #[default]
     /// Written before the token was built; the cdk send may or may not have completed.
     Pending,
     /// The token exists and may be with the provider.
@@ -73,7 +93,7 @@ impl PaymentState {
 }
 
 /// One ledger row for an outgoing payment.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct LedgerEntry {
     pub id: String,
     pub provider: String,
@@ -87,6 +107,20 @@ pub struct LedgerEntry {
     pub fees_sats: u64,
     /// Change or refund received from the provider but not yet received into the wallet.
     pub returned_token: Option<Secret<String>>,
+    /// The process that made the payment (its budget session).
+    pub session: String,
+    /// The provider's base URL, for its refund endpoint.
+    pub endpoint: Option<String>,
+    /// The provider's `x-routstr-request-id`, for the owner and for refund inquiries.
+    pub request_id: Option<String>,
+    pub tries: u32,
+    pub next_try_ms: i64,
+    pub parked: bool,
+    pub created_ms: i64,
+    /// What was counted as spent once settled.
+    pub spent_sats: u64,
+    pub set_aside_reason: Option<String>,
+    pub written_off: bool,
 }
 
 /// The sums of the conservation invariant, as recorded.
@@ -122,11 +156,50 @@ fn col(v: u64) -> i64 {
 
 impl Ledger {
     pub fn open(path: &Path) -> Result<Self, PayError> {
+        // The file holds tokens in flight: private before SQLite opens it (its -wal/-shm files copy the mode).
+        crate::paths::ensure_private_file(path).map_err(|e| PayError::Ledger(format!("{}: {e}", path.display())))?;
         let conn = Connection::open(path).map_err(db_err)?;
+        // Another process (the desktop app beside the CLI) may hold the write lock for a moment.
+        conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(db_err)?;
         // FULL synchronous: a row that says a token is in flight must be on disk before the token leaves.
         conn.execute_batch("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;").map_err(db_err)?;
         conn.execute_batch(SCHEMA).map_err(db_err)?;
+        let applied: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(db_err)?;
+        for (n, migration) in MIGRATIONS.iter().enumerate().skip(usize::try_from(applied).unwrap_or(0)) {
+            let tx = conn.unchecked_transaction().map_err(db_err)?;
+            tx.execute_batch(migration).map_err(db_err)?;
+            tx.execute_batch(&format!("PRAGMA user_version = {}", n + 1)).map_err(db_err)?;
+            tx.commit().map_err(db_err)?;
+        }
         Ok(Self { conn: Mutex::new(conn) })
+    }
+
+    /// Runs a compare-and-set update: exactly one row must match `id` in one of the `from` states.
+    fn transition(
+        &self,
+        id: &str,
+        from: &[PaymentState],
+        set: &str,
+        values: &[&dyn rusqlite::ToSql],
+    ) -> Result<(), PayError> {
+        let states = from.iter().map(|s| format!("'{}'", s.as_str())).collect::<Vec<_>>().join(", ");
+        let sql = format!("UPDATE payments SET {set}, updated_ms = ?2 WHERE id = ?1 AND state IN ({states})");
+        let now = crate::now_ms();
+        let mut params: Vec<&dyn rusqlite::ToSql> = vec![&id, &now];
+        params.extend_from_slice(values);
+        let conn = self.conn();
+        let changed = conn.execute(&sql, params.as_slice()).map_err(db_err)?;
+        if changed == 1 {
+            return Ok(());
+        }
+        let now_state: Option<String> = conn
+            .query_row("SELECT state FROM payments WHERE id = ?1", params![id], |r| r.get(0))
+            .optional()
+            .map_err(db_err)?;
+        Err(match now_state {
+            None => PayError::UnknownPayment(id.to_owned()),
+            Some(state) => PayError::Moved { id: id.to_owned(), state },
+        })
     }
 
     fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
@@ -150,7 +223,7 @@ impl Ledger {
         self.conn()
             .execute(
                 "INSERT INTO payments (id, created_ms, updated_ms, provider, mint, amount, operation_id, reservation, \
-                 state, fees) VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, 'pending', ?8)",
+                 state, fees, session, endpoint) VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, 'pending', ?8, ?9, ?10)",
                 params![
                     entry.id,
                     now,
@@ -159,7 +232,9 @@ impl Ledger {
                     col(entry.amount_sats),
                     entry.operation_id,
                     col(entry.reservation),
-                    col(entry.fees_sats)
+                    col(entry.fees_sats),
+                    entry.session,
+                    entry.endpoint,
                 ],
             )
             .map(|_| ())
@@ -168,57 +243,88 @@ impl Ledger {
 
     /// The token exists: store it and its exact face value. This must succeed before the token is handed out.
     pub fn mark_in_flight(&self, id: &str, token: &Secret<String>, amount: u64) -> Result<(), PayError> {
-        let changed = self
-            .conn()
-            .execute(
-                "UPDATE payments SET token = ?2, amount = ?3, state = 'in-flight', updated_ms = ?4 WHERE id = ?1",
-                params![id, token.expose(), col(amount), crate::now_ms()],
-            )
-            .map_err(db_err)?;
-        if changed == 1 { Ok(()) } else { Err(PayError::Ledger(format!("payment {id} is not in the ledger"))) }
+        self.transition(
+            id,
+            &[PaymentState::Pending],
+            "token = ?3, amount = ?4, state = 'in-flight'",
+            &[token.expose(), &col(amount)],
+        )
+    }
+
+    /// The provider's request id, logged with the payment for the owner and for refund inquiries.
+    pub fn set_request_id(&self, id: &str, request_id: &str) -> Result<(), PayError> {
+        self.transition(id, &[PaymentState::InFlight], "request_id = ?3", &[&request_id])
+    }
+
+    /// The outcome is unknown and the request is over: `reconcile` (of this or any later process) may resolve it.
+    pub fn park(&self, id: &str) -> Result<(), PayError> {
+        self.transition(id, &[PaymentState::InFlight], "parked = 1", &[])
     }
 
     pub fn mark_spent_at_mint(&self, id: &str) -> Result<(), PayError> {
-        self.conn()
-            .execute(
-                "UPDATE payments SET spent_at_mint = 1, updated_ms = ?2 WHERE id = ?1",
-                params![id, crate::now_ms()],
-            )
-            .map(|_| ())
-            .map_err(db_err)
+        self.transition(id, &[PaymentState::InFlight], "spent_at_mint = 1", &[])
+    }
+
+    /// One more refund-endpoint attempt was made; the next may be made at `next_try_ms`.
+    pub fn record_try(&self, id: &str, next_try_ms: i64) -> Result<(), PayError> {
+        self.transition(id, &[PaymentState::InFlight], "tries = tries + 1, next_try_ms = ?3", &[&next_try_ms])
     }
 
     /// The outcome is known: `spent` went to the provider, `extra_fees` to mints.
     pub fn settle(&self, id: &str, spent: u64, extra_fees: u64) -> Result<(), PayError> {
-        self.conn()
-            .execute(
-                "UPDATE payments SET state = 'settled', spent = ?2, fees = fees + ?3, updated_ms = ?4 WHERE id = ?1",
-                params![id, col(spent), col(extra_fees), crate::now_ms()],
-            )
-            .map(|_| ())
-            .map_err(db_err)
+        self.transition(
+            id,
+            &[PaymentState::Pending, PaymentState::InFlight],
+            "state = 'settled', spent = ?3, fees = fees + ?4",
+            &[&col(spent), &col(extra_fees)],
+        )
+    }
+
+    /// No refund came after every try: the whole token is counted as spent, visibly.
+    pub fn write_off(&self, id: &str) -> Result<(), PayError> {
+        self.transition(id, &[PaymentState::InFlight], "state = 'settled', spent = amount, written_off = 1", &[])
     }
 
     /// Change or a refund arrived: kept here before it is received, so a failed receive can be retried.
     pub fn store_returned(&self, id: &str, token: &str) -> Result<(), PayError> {
-        self.conn()
-            .execute(
-                "UPDATE payments SET returned_token = ?2, updated_ms = ?3 WHERE id = ?1",
-                params![id, token, crate::now_ms()],
-            )
-            .map(|_| ())
-            .map_err(db_err)
+        self.transition(id, &[PaymentState::Pending, PaymentState::InFlight], "returned_token = ?3", &[&token])
+    }
+
+    /// A returned token that does not count (see `Payments`): kept aside with the reason, never received here.
+    pub fn set_aside(&self, id: &str, token: &str, reason: &str) -> Result<(), PayError> {
+        self.transition(
+            id,
+            &[PaymentState::Pending, PaymentState::InFlight],
+            "set_aside_token = ?3, set_aside_reason = ?4, returned_token = NULL",
+            &[&token, &reason],
+        )
     }
 
     /// The token was never built and nothing left the wallet: the row no longer counts at all.
     pub fn cancel(&self, id: &str) -> Result<(), PayError> {
-        self.conn()
-            .execute(
-                "UPDATE payments SET state = 'cancelled', fees = 0, updated_ms = ?2 WHERE id = ?1",
-                params![id, crate::now_ms()],
-            )
-            .map(|_| ())
-            .map_err(db_err)
+        self.transition(id, &[PaymentState::Pending], "state = 'cancelled', fees = 0", &[])
+    }
+
+    /// The newest payment that holds budget reservation `reservation`, in whatever state.
+    pub fn by_reservation(&self, reservation: u64) -> Result<Option<LedgerEntry>, PayError> {
+        let conn = self.conn();
+        conn.query_row(
+            &format!("{SELECT} WHERE reservation = ?1 ORDER BY created_ms DESC LIMIT 1"),
+            params![col(reservation)],
+            row_to_entry,
+        )
+        .optional()
+        .map_err(db_err)
+    }
+
+    /// Payments whose returned token was set aside, newest first: what the owner is told about.
+    pub fn set_aside_entries(&self) -> Result<Vec<LedgerEntry>, PayError> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare(&format!("{SELECT} WHERE set_aside_token IS NOT NULL ORDER BY created_ms DESC"))
+            .map_err(db_err)?;
+        let rows = stmt.query_map([], row_to_entry).map_err(db_err)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(db_err)
     }
 
     pub fn get(&self, id: &str) -> Result<Option<LedgerEntry>, PayError> {
@@ -259,7 +365,8 @@ impl Ledger {
 }
 
 const SELECT: &str = "SELECT id, provider, mint, amount, token, operation_id, reservation, state, spent_at_mint, fees, \
-                      returned_token FROM payments";
+                      returned_token, session, endpoint, request_id, tries, next_try_ms, parked, created_ms, spent, \
+                      set_aside_reason, written_off FROM payments";
 
 fn row_to_entry(row: &rusqlite::Row<'_>) -> rusqlite::Result<LedgerEntry> {
     let state: String = row.get(7)?;
@@ -275,5 +382,15 @@ fn row_to_entry(row: &rusqlite::Row<'_>) -> rusqlite::Result<LedgerEntry> {
         spent_at_mint: row.get::<_, i64>(8)? != 0,
         fees_sats: sats(row.get(9)?),
         returned_token: row.get::<_, Option<String>>(10)?.map(Secret::new),
+        session: row.get(11)?,
+        endpoint: row.get(12)?,
+        request_id: row.get(13)?,
+        tries: u32::try_from(row.get::<_, i64>(14)?).unwrap_or(u32::MAX),
+        next_try_ms: row.get(15)?,
+        parked: row.get::<_, i64>(16)? != 0,
+        created_ms: row.get(17)?,
+        spent_sats: sats(row.get(18)?),
+        set_aside_reason: row.get(19)?,
+        written_off: row.get::<_, i64>(20)? != 0,
     })
 }

@@ -13,13 +13,14 @@
 
 pub mod discovery;
 mod ledger;
-mod payments;
+pub(crate) mod payments;
+pub mod refund;
 #[cfg(test)]
 mod tests;
 mod wallet;
 
 pub use ledger::{LedgerEntry, PaymentState};
-pub use payments::Payments;
+pub use payments::{NotPaid, PayTo, Payments, ReconcilePolicy, Settlement};
 pub use wallet::{Wallet, WalletOptions};
 
 use crate::Secret;
@@ -62,6 +63,8 @@ pub enum PayError {
     Timeout,
     #[error("no open payment {0} in the ledger")]
     UnknownPayment(String),
+    #[error("payment {id} was moved to {state} by another process; left as it is")]
+    Moved { id: String, state: String },
 }
 
 /// Maps a cdk error to what callers can act on. cdk's messages carry amounts and ids, never proof secrets.
@@ -130,8 +133,16 @@ pub struct ReconcileReport {
     pub reclaimed_sats: u64,
     /// Change or refunds that had been stored but not received, now received.
     pub returned_received: usize,
-    /// Spent at the mint with no change: kept in flight for the provider-refund path.
-    pub spent_kept: usize,
+    /// Spent at the mint with no change, and refunded now by the provider's refund endpoint.
+    pub refunded: usize,
+    /// Spent at the mint with no change yet: the refund endpoint is asked again on a later run.
+    pub waiting: usize,
+    /// Spent, never refunded after every try: counted as spent, with a notice.
+    pub written_off: usize,
+    /// Held by a request of a process that still runs: not touched.
+    pub skipped_live: usize,
+    /// Reservations whose payment had settled in the ledger but not in the budget (a crash in between).
+    pub settled_late: usize,
     /// Could not be checked (mint unreachable): kept in flight.
     pub unreachable: usize,
     /// Payments that never produced a token.
@@ -140,4 +151,6 @@ pub struct ReconcileReport {
     pub minted_sats: u64,
     /// Reservations of an earlier run that no open payment held, released.
     pub released_reservations: usize,
+    /// What the owner must be told: write-offs, returned tokens that did not count, the 80% notice.
+    pub notices: Vec<String>,
 }

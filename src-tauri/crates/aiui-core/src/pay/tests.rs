@@ -16,7 +16,7 @@ fn entry(id: &str, amount: u64, fees: u64) -> LedgerEntry {
         state: PaymentState::Pending,
         spent_at_mint: false,
         fees_sats: fees,
-        returned_token: None,
+        ..LedgerEntry::default()
     }
 }
 
@@ -34,6 +34,7 @@ fn totals_follow_each_payment_state() {
     let t = ledger.totals().unwrap();
     assert_eq!((t.received, t.in_flight, t.settled_spend, t.fees), (100, 30, 0, 1));
     ledger.settle("a", 7, 1).unwrap();
+    assert!(ledger.settle("a", 7, 1).is_err(), "settled once only");
     ledger.store_returned("b", "cashuBrefund").unwrap();
     let t = ledger.totals().unwrap();
     assert_eq!((t.in_flight, t.settled_spend, t.fees), (20, 7, 2));
@@ -41,7 +42,11 @@ fn totals_follow_each_payment_state() {
     assert_eq!(open.len(), 1);
     assert_eq!(open[0].state, PaymentState::InFlight);
     assert_eq!(open[0].returned_token.as_ref().map(|t| t.expose().as_str()), Some("cashuBrefund"));
-    assert!(matches!(ledger.mark_in_flight("nope", &Secret::from("x"), 1), Err(PayError::Ledger(_))));
+    assert!(matches!(ledger.mark_in_flight("nope", &Secret::from("x"), 1), Err(PayError::UnknownPayment(_))));
+    // Transitions are compare-and-set: a settled payment cannot be cancelled, settled or reclaimed again.
+    assert!(matches!(ledger.cancel("a"), Err(PayError::Moved { .. })));
+    assert!(matches!(ledger.settle("a", 1, 0), Err(PayError::Moved { .. })));
+    assert!(matches!(ledger.mark_in_flight("c", &Secret::from("x"), 1), Err(PayError::Moved { .. })));
     // The row's token is a secret even in Debug output.
     assert!(!format!("{:?}", open[0]).contains("cashuBtoken-b"));
 }

@@ -53,9 +53,14 @@ impl Wallet {
     }
 
     pub async fn open_with(data_dir: &Path, secrets: &Secrets, options: WalletOptions) -> Result<Self, PayError> {
-        std::fs::create_dir_all(data_dir).map_err(|e| PayError::Store(format!("{}: {e}", data_dir.display())))?;
+        // The wallet's files hold ecash: the dir is the owner's only, and the database is 0600 before cdk opens it.
+        crate::paths::ensure_private_dir(data_dir)
+            .map_err(|e| PayError::Store(format!("{}: {e}", data_dir.display())))?;
         let db_path = data_dir.join("wallet.sqlite3");
-        let mut seed = load_or_create_seed(secrets, db_path.exists())?;
+        let existed = db_path.exists();
+        let mut seed = load_or_create_seed(secrets, existed)?;
+        crate::paths::ensure_private_file(&db_path)
+            .map_err(|e| PayError::Store(format!("{}: {e}", db_path.display())))?;
         let localstore = cdk_sqlite::wallet::WalletSqliteDatabase::new(db_path.clone())
             .await
             .map_err(|e| PayError::Store(format!("{}: {e}", db_path.display())))?;

@@ -5,6 +5,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
+use serde_json::Value;
 use url::Url;
 
 use crate::net::guard::{self, AddressPolicy};
@@ -24,6 +25,8 @@ pub struct ModelPrice {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProbedProvider {
     pub pubkey: String,
+    /// The announcement's `d` tag: with the key, what identifies the provider.
+    pub d: String,
     pub name: String,
     pub endpoints: Vec<Url>,
     /// The mints from `/v1/info` (falling back to the announcement's `mint` tags).
@@ -83,34 +86,102 @@ struct Info {
 
 #[derive(Debug, Deserialize)]
 struct Models {
-    data: Vec<ModelEntry>,
+    data: Vec<Value>,
 }
 
+/// One model, read leniently: a model whose price cannot be understood is dropped, never the whole list.
 #[derive(Debug, Deserialize)]
 struct ModelEntry {
-    id: String,
     #[serde(default)]
-    sats_pricing: Option<SatsPricing>,
+    id: Value,
     #[serde(default)]
-    enabled: Option<bool>,
+    sats_pricing: Value,
+    #[serde(default)]
+    enabled: Value,
 }
 
-#[derive(Debug, Deserialize)]
-struct SatsPricing {
-    prompt: f64,
-    completion: f64,
+/// The most sats per token any sane price comes to (the dearest real models cost well under 1 sat per token).
+const MAX_SATS_PER_TOKEN: f64 = 1_000.0;
+
+impl ModelEntry {
+    /// The model's id and price, when both make sense: finite, non-negative, not absurd. A provider advertising a
+    /// price of 1e300, NaN, a negative number or a string gets the model dropped, with a reason in the log.
+    fn priced(self) -> Option<(String, ModelPrice)> {
+        let id = self.id.as_str()?.trim().to_owned();
+        if id.is_empty() || self.enabled == Value::Bool(false) {
+            return None;
+        }
+        let field = |name: &str| self.sats_pricing.get(name).and_then(Value::as_f64);
+        let (Some(prompt), Some(completion)) = (field("prompt"), field("completion")) else {
+            if !self.sats_pricing.is_null() {
+                tracing::info!(model = %id, "model dropped: its sats pricing is not a pair of numbers");
+            }
+            return None;
+        };
+        let sane = |p: f64| p.is_finite() && (0.0..=MAX_SATS_PER_TOKEN).contains(&p);
+        if !sane(prompt) || !sane(completion) {
+            tracing::info!(model = %id, prompt, completion, "model dropped: its price makes no sense");
+            return None;
+        }
+        Some((id, ModelPrice { prompt, completion }))
+    }
 }
 
-/// Probe results per provider key, with their age.
+/// Probe results per provider key, with their age, and what paying each provider taught.
 pub(super) struct ProbeCache {
     ttl: Duration,
     policy: AddressPolicy,
     entries: Mutex<HashMap<String, (Instant, Option<ProbedProvider>)>>,
+    /// Providers that asked for more than their advertisement allows: skipped until the entry is this old.
+    broken: Mutex<HashMap<String, Instant>>,
+    /// How much more than our estimate a provider's 402 asked for (a ratio ≤ `MAX_REPRICE_FACTOR`), so later
+    /// requests pay its real price at once instead of a 402 round trip (and a mint fee) each time.
+    learned: Mutex<HashMap<String, (Instant, f64)>>,
+}
+
+fn key_of(provider: &ProbedProvider) -> String {
+    format!("{}:{}", provider.pubkey, provider.d)
 }
 
 impl ProbeCache {
     pub(super) fn new(ttl: Duration, policy: AddressPolicy) -> Self {
-        Self { ttl, policy, entries: Mutex::new(HashMap::new()) }
+        Self {
+            ttl,
+            policy,
+            entries: Mutex::new(HashMap::new()),
+            broken: Mutex::new(HashMap::new()),
+            learned: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The provider broke its advertised price: skip it for the cache's lifetime.
+    pub(super) fn mark_broken(&self, provider: &ProbedProvider) {
+        tracing::warn!(provider = %provider.label(), "provider broke its advertised price; skipped from now on");
+        self.broken.lock().unwrap_or_else(|p| p.into_inner()).insert(key_of(provider), Instant::now());
+    }
+
+    fn is_broken(&self, key: &str) -> bool {
+        self.broken.lock().unwrap_or_else(|p| p.into_inner()).get(key).is_some_and(|at| at.elapsed() < self.ttl)
+    }
+
+    /// Remembers that `required` was asked where `estimate` was offered.
+    pub(super) fn learn_price(&self, provider: &ProbedProvider, estimate: u64, required: u64) {
+        let ratio = required as f64 / estimate.max(1) as f64;
+        if ratio > 1.0 && ratio.is_finite() {
+            self.learned.lock().unwrap_or_else(|p| p.into_inner()).insert(key_of(provider), (Instant::now(), ratio));
+        }
+    }
+
+    /// The estimate adjusted by what the provider's last 402 taught, within `MAX_REPRICE_FACTOR` of the estimate.
+    pub(super) fn learned_price(&self, provider: &ProbedProvider, estimate: u64) -> u64 {
+        let learned = self.learned.lock().unwrap_or_else(|p| p.into_inner()).get(&key_of(provider)).copied();
+        match learned {
+            Some((at, ratio)) if at.elapsed() < self.ttl => {
+                let cap = estimate.saturating_mul(super::MAX_REPRICE_FACTOR);
+                ((estimate as f64 * ratio).ceil() as u64).clamp(estimate, cap)
+            }
+            _ => estimate,
+        }
     }
 
     /// The providers that answered their probe, probing only those not in the cache.
@@ -124,6 +195,10 @@ impl ProbeCache {
         let mut out = Vec::new();
         for a in announcements {
             let key = format!("{}:{}", a.pubkey, a.d);
+            if self.is_broken(&key) {
+                tracing::info!(provider = %a.pubkey, "provider skipped: it broke its advertised price");
+                continue;
+            }
             let cached = self.entries.lock().unwrap_or_else(|p| p.into_inner()).get(&key).cloned();
             let result = match cached {
                 Some((at, result)) if at.elapsed() < self.ttl => result,
@@ -165,6 +240,7 @@ impl ProbeCache {
         }
         let draft = ProbedProvider {
             pubkey: a.pubkey.clone(),
+            d: a.d.clone(),
             name: a.name.clone(),
             endpoints: usable,
             mints: a.mints.clone(),
@@ -177,12 +253,8 @@ impl ProbeCache {
         let prices: HashMap<String, ModelPrice> = models
             .data
             .into_iter()
-            .filter(|m| m.enabled != Some(false))
-            .filter_map(|m| {
-                let p = m.sats_pricing?;
-                (p.prompt.is_finite() && p.completion.is_finite() && p.prompt >= 0.0 && p.completion >= 0.0)
-                    .then_some((m.id, ModelPrice { prompt: p.prompt, completion: p.completion }))
-            })
+            .filter_map(|m| serde_json::from_value::<ModelEntry>(m).ok())
+            .filter_map(ModelEntry::priced)
             .collect();
         if prices.is_empty() {
             return Err("it lists no model with sats pricing".into());

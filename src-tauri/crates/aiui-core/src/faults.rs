@@ -1,0 +1,30 @@
+//! Named fault points on the paid path, for the crash tests: with the `fault-points` feature and
+//! `AIUI_FAULT_POINT=<name>` set, the process announces `AIUI-FAULT-POINT <name>` on stderr when it reaches that
+//! point and then waits forever, so that the test can SIGKILL it exactly there. Without the feature, `hit` is empty
+//! and compiles away.
+
+/// Every point, in the order a paid request passes them.
+pub const POINTS: &[&str] = &[
+    "after-reserve",
+    "after-pending-row",
+    "after-token-built",
+    "after-token-sent",
+    "after-change-stored",
+    "between-ledger-and-budget-settle",
+];
+
+/// A named point. See the module docs.
+#[inline]
+pub fn hit(name: &'static str) {
+    debug_assert!(POINTS.contains(&name), "unknown fault point {name}");
+    #[cfg(feature = "fault-points")]
+    if std::env::var("AIUI_FAULT_POINT").is_ok_and(|armed| armed == name) {
+        use std::io::Write;
+        let mut stderr = std::io::stderr();
+        let _ = writeln!(stderr, "AIUI-FAULT-POINT {name}");
+        let _ = stderr.flush();
+        loop {
+            std::thread::park();
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! The provider's refund endpoint (`POST /v1/wallet/refund` with the original token, routstr.md §2/§7): how a
+//! payment whose outcome is unknown (a 500 without change, a timeout, a crash) gets its change back. Used by the
+//! Routstr leg right after a failure and by `reconcile` later, across runs.
+
+use std::time::Duration;
+
+use reqwest::header::HeaderValue;
+use serde_json::Value;
+use url::Url;
+
+use crate::Secret;
+use crate::net::guard::{self, AddressPolicy};
+use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
+
+const MAX_REFUND_BYTES: usize = 64 * 1024;
+
+/// What the refund endpoint said.
+#[derive(Debug)]
+pub enum RefundAnswer {
+    /// A token to receive. A 200 is not proof of value (§7): only what the paid mint credits counts.
+    Token(Secret<String>),
+    /// 425: the request is still in flight at the provider; ask again after the wait.
+    Pending(Duration),
+    /// 404, 410 or another refusal: no refund is coming from this endpoint.
+    Refused(u16),
+    /// The endpoint could not be asked (refused by the SSRF guard, unreachable, a body that does not parse).
+    Unreachable(String),
+}
+
+/// How to reach providers' refund endpoints: the one outbound door, the SSRF guard, and Tor for onions.
+#[derive(Debug)]
+pub struct RefundClient {
+    clearnet: OutboundClient,
+    tor: Option<OutboundClient>,
+    policy: AddressPolicy,
+}
+
+impl RefundClient {
+    pub fn new(policy: AddressPolicy, tor_socks: Option<std::net::SocketAddr>) -> Result<Self, net::ClientBuildError> {
+        let spec = ClientSpec {
+            tls: TlsPolicy::PublicRoots,
+            connect_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(30),
+        };
+        let clearnet = net::client(&spec)?;
+        let tor = tor_socks.map(|proxy| net::client_via_socks(&spec, proxy)).transpose()?;
+        Ok(Self { clearnet, tor, policy })
+    }
+
+    /// Asks `endpoint` (the provider's base URL, as recorded in the ledger) once for the refund of `token`.
+    pub async fn ask(&self, endpoint: &str, token: &Secret<String>) -> RefundAnswer {
+        let Ok(base) = Url::parse(endpoint) else {
+            return RefundAnswer::Unreachable(format!("{endpoint:?} is not a URL"));
+        };
+        let onion = base.host_str().is_some_and(|h| h.ends_with(".onion"));
+        if let Err(refused) = guard::check_endpoint(&base, self.policy, self.tor.is_some()).await {
+            return RefundAnswer::Unreachable(format!("the endpoint is refused: {refused}"));
+        }
+        let client = match (onion, &self.tor) {
+            (true, Some(tor)) => tor,
+            (true, None) => return RefundAnswer::Unreachable("an onion endpoint without Tor".into()),
+            (false, _) => &self.clearnet,
+        };
+        let mut base = base;
+        if !base.path().ends_with('/') {
+            let path = format!("{}/", base.path());
+            base.set_path(&path);
+        }
+        let Ok(url) = base.join("v1/wallet/refund") else {
+            return RefundAnswer::Unreachable("no refund URL".into());
+        };
+        let Ok(mut header) = HeaderValue::from_str(token.expose()) else {
+            return RefundAnswer::Unreachable("the token cannot be sent in a header".into());
+        };
+        header.set_sensitive(true);
+        let response = match client.http.post(url).header(crate::backends::routstr::CASHU_HEADER, header).send().await {
+            Ok(response) => response,
+            Err(e) => return RefundAnswer::Unreachable(e.to_string()),
+        };
+        let status = response.status().as_u16();
+        match status {
+            200 => {
+                let body = net::read_capped(response, MAX_REFUND_BYTES).await.unwrap_or_default();
+                match serde_json::from_slice::<Value>(&body).ok().and_then(|v| v["token"].as_str().map(str::to_owned)) {
+                    Some(token) if !token.trim().is_empty() => RefundAnswer::Token(Secret::new(token)),
+                    _ => RefundAnswer::Unreachable("a 200 without a token".into()),
+                }
+            }
+            425 => {
+                let wait = response
+                    .headers()
+                    .get(reqwest::header::RETRY_AFTER)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.trim().parse::<u64>().ok())
+                    .map(Duration::from_secs)
+                    .unwrap_or(Duration::ZERO);
+                RefundAnswer::Pending(wait)
+            }
+            other => RefundAnswer::Refused(other),
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! Crashes and a second process, for real: a paid request runs in a child process (this test binary re-run as
+//! `pay_child_process`), is killed with SIGKILL at each named fault point, and `reconcile` then runs in a fresh
+//! child process. After each, the ledger adds up and the budget's spend is exactly what left the wallet. A second
+//! test reconciles from another process while the child is mid-payment with a slow provider.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+use aiui_core::Secret;
+use aiui_core::backends::routstr::Routstr;
+use aiui_core::backends::{ChatRequest, Message};
+use aiui_core::faults::POINTS;
+use aiui_core::net::guard::AddressPolicy;
+use aiui_core::pay::Payments;
+use aiui_core::pay::discovery::Discovery;
+use aiui_core::secrets::{SecretName, Secrets};
+
+use super::{assert_conserved, funded, open};
+use crate::support::mint::TestMint;
+use crate::support::paid::{discovery_config, openai, test_reconcile_policy, test_routstr_config};
+use crate::support::provider::{Fault, TestProvider};
+use crate::support::relay::TestRelay;
+
+const ROLE: &str = "AIUI_PAY_CHILD";
+const FUNDS: u64 = 400;
+const ALLOWANCE: u64 = 300;
+
+/// Not a test of its own: the entry point of the child processes the tests below start. Without `AIUI_PAY_CHILD`
+/// (an ordinary test run) it returns at once.
+#[test]
+fn pay_child_process() {
+    let Ok(role) = std::env::var(ROLE) else { return };
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a runtime");
+    runtime.block_on(child(&role));
+}
+
+async fn child(role: &str) {
+    let var = |name: &str| std::env::var(name).unwrap_or_else(|_| panic!("{name} is set by the parent"));
+    let dir = std::path::PathBuf::from(var("AIUI_PAY_DIR"));
+    let secrets = Secrets::in_memory();
+    secrets.set(SecretName::WalletSeed, &Secret::new(var("AIUI_PAY_SEED"))).unwrap();
+    let payments = Arc::new(
+        open(&dir, &secrets)
+            .await
+            .with_refund_access(AddressPolicy::AllowPrivateForTests, None)
+            .with_reconcile_policy(test_reconcile_policy()),
+    );
+    match role {
+        "pay" => {
+            let discovery = Arc::new(Discovery::new(discovery_config(&var("AIUI_PAY_RELAY"))));
+            let routstr = Routstr::new(test_routstr_config(), discovery, payments.clone()).unwrap();
+            let request = ChatRequest {
+                system: "You are a test.".into(),
+                messages: vec![Message::User { text: "what is running?".into() }],
+                tools: Vec::new(),
+                max_tokens: 1024,
+            };
+            let policy = payments.budget().payment_policy();
+            let id = routstr.check(&request, &policy).await.expect("the provider is found");
+            let outcome = routstr.send(&id, routstr.request_body(&request), &policy).await;
+            eprintln!("AIUI-CHILD-PAID {}", if outcome.is_ok() { "ok" } else { "failed" });
+        }
+        "reconcile" => {
+            let report = payments.reconcile().await.expect("reconcile runs");
+            eprintln!("AIUI-CHILD-RECONCILED {report:?}");
+        }
+        other => panic!("unknown child role {other}"),
+    }
+}
+
+struct Setup {
+    mint: TestMint,
+    relay: TestRelay,
+    provider: TestProvider,
+}
+
+async fn setup() -> Setup {
+    let mint = TestMint::start().await;
+    let relay = TestRelay::start().await;
+    let replies = (0..16).map(|_| openai("answer_plain.json")).collect();
+    let provider = TestProvider::start(&mint.url(), replies).await;
+    provider.announce(&relay.url, &mint.url()).await;
+    Setup { mint, relay, provider }
+}
+
+/// A funded wallet and an allowance in a fresh data dir; returns the seed words for the children. Nothing of it
+/// stays open in this process.
+async fn data_dir(s: &Setup, dir: &Path) -> String {
+    let secrets = Secrets::in_memory();
+    let payments = funded(&s.mint, dir, &secrets, FUNDS, ALLOWANCE).await;
+    drop(payments);
+    secrets.get(SecretName::WalletSeed).unwrap().expect("a seed").expose().clone()
+}
+
+fn spawn(role: &str, dir: &Path, seed: &str, relay: &str, fault_point: Option<&str>) -> Child {
+    let mut command = Command::new(std::env::current_exe().expect("the test binary"));
+    command
+        .args(["--exact", "budget::crash::pay_child_process", "--nocapture", "--test-threads=1"])
+        .env(ROLE, role)
+        .env("AIUI_PAY_DIR", dir)
+        .env("AIUI_PAY_SEED", seed)
+        .env("AIUI_PAY_RELAY", relay)
+        .env_remove("AIUI_FAULT_POINT")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if let Some(point) = fault_point {
+        command.env("AIUI_FAULT_POINT", point);
+    }
+    command.spawn().expect("the child process starts")
+}
+
+/// Reads the child's stderr until a line starts with `marker`; returns that line, or panics with what was seen.
+async fn wait_for(child: &mut Child, marker: &'static str) -> String {
+    let stderr = child.stderr.take().expect("piped stderr");
+    let found = tokio::task::spawn_blocking(move || {
+        let mut seen = Vec::new();
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if line.starts_with(marker) {
+                return Ok(line);
+            }
+            seen.push(line);
+        }
+        Err(seen.join("\n"))
+    });
+    match tokio::time::timeout(Duration::from_secs(90), found).await {
+        Ok(Ok(Ok(line))) => line,
+        Ok(Ok(Err(seen))) => panic!("the child ended without {marker}:\n{seen}"),
+        other => panic!("no {marker} from the child in 90 s: {other:?}"),
+    }
+}
+
+/// Opens the data dir in this process and checks the seed's promise: conservation, nothing in flight or
+/// reserved, and spend equal to what really left the wallet.
+async fn assert_resolved(dir: &Path, seed: &str, point: &str) -> u64 {
+    let secrets = Secrets::in_memory();
+    secrets.set(SecretName::WalletSeed, &Secret::new(seed.to_owned())).unwrap();
+    let payments: Payments = open(dir, &secrets).await;
+    let sums = assert_conserved(payments.conservation().await.unwrap());
+    let budget = payments.budget().get();
+    assert_eq!(sums.in_flight, 0, "{point}: still in flight after reconcile: {sums:?}");
+    assert_eq!(budget.reserved_sats, 0, "{point}: a reservation survived: {budget:?}");
+    assert!(budget.spent_sats <= ALLOWANCE, "{point}");
+    let left = sums.received_total - sums.wallet_balance;
+    assert_eq!(budget.spent_sats, left, "{point}: spend must equal what left the wallet: {sums:?} {budget:?}");
+    budget.spent_sats
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_kill_at_every_step_of_a_payment_loses_nothing_after_reconcile() {
+    let s = setup().await;
+    let mut table = Vec::new();
+    for point in POINTS {
+        let dir = tempfile::tempdir().unwrap();
+        let seed = data_dir(&s, dir.path()).await;
+        let charged_before = s.provider.state.charged.load(std::sync::atomic::Ordering::SeqCst) as u64;
+
+        let mut payer = spawn("pay", dir.path(), &seed, &s.relay.url, Some(point));
+        wait_for(&mut payer, "AIUI-FAULT-POINT").await;
+        payer.kill().expect("SIGKILL");
+        let status = payer.wait().unwrap();
+        assert!(!status.success(), "{point}: the child was killed");
+
+        let mut reconciler = spawn("reconcile", dir.path(), &seed, &s.relay.url, None);
+        let report = wait_for(&mut reconciler, "AIUI-CHILD-RECONCILED").await;
+        assert!(reconciler.wait().unwrap().success(), "{point}: reconcile failed");
+
+        let spent = assert_resolved(dir.path(), &seed, point).await;
+        let charged = s.provider.state.charged.load(std::sync::atomic::Ordering::SeqCst) as u64 - charged_before;
+        assert_eq!(spent, charged, "{point}: we count what the provider charged, no more, no less");
+        table.push(format!("{point:<34} spent {spent:>3} sats  {report}"));
+    }
+    eprintln!("{}", table.join("\n"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn reconcile_in_another_process_leaves_a_running_payment_alone() {
+    let s = setup().await;
+    let dir = tempfile::tempdir().unwrap();
+    let seed = data_dir(&s, dir.path()).await;
+    s.provider.arm(Fault::Slow, 0);
+    let mut payer = spawn("pay", dir.path(), &seed, &s.relay.url, None);
+    // Wait until the token is with the (slow) provider.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while s.provider.state.bodies.lock().unwrap().is_empty() {
+        assert!(tokio::time::Instant::now() < deadline, "the child never reached the provider");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+
+    // This process is the CLI's `wallet reconcile`: same data dir, same code path.
+    let secrets = Secrets::in_memory();
+    secrets.set(SecretName::WalletSeed, &Secret::new(seed.clone())).unwrap();
+    let cli = open(dir.path(), &secrets).await.with_refund_access(AddressPolicy::AllowPrivateForTests, None);
+    let held = cli.budget().get().reserved_sats;
+    assert!(held > 0, "the child reserved before paying");
+    let report = cli.reconcile().await.unwrap();
+    assert_eq!((report.skipped_live, report.checked, report.released_reservations), (1, 0, 0), "{report:?}");
+    assert_eq!(cli.budget().get().reserved_sats, held, "nothing released early");
+    let sums = assert_conserved(cli.conservation().await.unwrap());
+    assert!(sums.in_flight > 0, "the token is still in flight");
+    drop(cli);
+
+    let done = wait_for(&mut payer, "AIUI-CHILD-PAID").await;
+    assert_eq!(done, "AIUI-CHILD-PAID ok", "the payment completed");
+    assert!(payer.wait().unwrap().success());
+    let spent = assert_resolved(dir.path(), &seed, "two processes").await;
+    assert_eq!(spent, s.provider.state.charged.load(std::sync::atomic::Ordering::SeqCst) as u64);
+}
