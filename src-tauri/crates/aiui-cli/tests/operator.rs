@@ -145,12 +145,17 @@ echo '== done'
     assert!(section("receive").contains("Received 21 sats"), "{}", section("receive"));
     assert!(section("balance2").contains("71 sats  total"), "{}", section("balance2"));
     assert!(section("reconcile").contains("checked 0 payment(s) in flight"), "{}", section("reconcile"));
-    // The seed stayed in the keyring: no file in the data dir holds the words.
+    // The seed stayed in the keyring: no file in the data dir holds the words (sessions/ holds empty liveness locks).
     for entry in std::fs::read_dir(&data).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
         assert!(
-            ["wallet.sqlite3", "ledger.sqlite3", "budget.json", "budget.lock"].iter().any(|f| name.starts_with(f)),
+            ["wallet.sqlite3", "ledger.sqlite3", "budget.json", "budget.lock", "sessions"]
+                .iter()
+                .any(|f| name.starts_with(f)),
             "{name}"
         );
+    }
+    for lock in std::fs::read_dir(data.join("sessions")).unwrap() {
+        assert_eq!(lock.unwrap().metadata().unwrap().len(), 0, "a liveness lock holds nothing");
     }
 }
