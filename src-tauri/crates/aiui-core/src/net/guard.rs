@@ -87,6 +87,12 @@ fn non_public_v4(ip: Ipv4Addr) -> Option<&'static str> {
         Some("non-routable")
     } else if a == 100 && (64..128).contains(&b) {
         Some("carrier-grade NAT")
+    } else if a == 198 && (18..20).contains(&b) {
+        Some("benchmarking")
+    } else if a >= 240 {
+        Some("reserved")
+    } else if matches!(ip.octets(), [192, 0, 0, _] | [192, 0, 2, _] | [198, 51, 100, _] | [203, 0, 113, _]) {
+        Some("special-purpose or documentation")
     } else {
         None
     }
@@ -103,6 +109,17 @@ fn non_public_v6(ip: Ipv6Addr) -> Option<&'static str> {
     } else if first & 0xfe00 == 0xfc00 {
         // Unique local, which includes AWS's fd00:ec2::254 metadata address.
         Some("private or metadata")
+    } else if ip.segments()[..6] == [0x64, 0xff9b, 0, 0, 0, 0] || ip.segments()[..3] == [0x64, 0xff9b, 1] {
+        // NAT64 embeds an IPv4 address the gateway will reach, private ones included.
+        Some("NAT64")
+    } else if first == 0x2002 {
+        // 6to4 embeds an IPv4 address too.
+        Some("6to4")
+    } else if ip.segments()[..2] == [0x2001, 0] || ip.segments()[..2] == [0x2001, 0xdb8] {
+        Some("Teredo or documentation")
+    } else if ip.segments()[..6] == [0, 0, 0, 0, 0, 0] {
+        // IPv4-compatible (deprecated) addresses reach the embedded IPv4 address.
+        Some("IPv4-compatible")
     } else {
         None
     }
@@ -133,6 +150,18 @@ mod tests {
         check("http://[::ffff:127.0.0.1]/", false);
         check("http://100.64.0.1/", false);
         check("http://0.0.0.0/", false);
+        check("http://198.18.0.1/", false);
+        check("http://198.19.255.1/", false);
+        check("http://240.0.0.1/", false);
+        check("http://255.255.255.254/", false);
+        check("http://192.0.2.10/", false);
+        check("http://[64:ff9b::7f00:1]/", false);
+        check("http://[64:ff9b::a00:5]/", false);
+        check("http://[64:ff9b:1::1]/", false);
+        check("http://[2002:7f00:1::1]/", false);
+        check("http://[2001:0:4136:e378::1]/", false);
+        check("http://[::7f00:1]/", false);
+        check("https://198.20.0.1/", true);
         check("file:///etc/passwd", false);
         check("ftp://8.8.8.8/", false);
         check("http://abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcd.onion/", false);
