@@ -22,7 +22,7 @@ use crate::budget::{PaymentPolicy, stop_message};
 use crate::egress::Origin;
 use crate::net::guard::AddressPolicy;
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
-use crate::pay::discovery::Discovery;
+use crate::pay::discovery::{Discovered, Discovery, DiscoveryReport, Refusal};
 use crate::pay::{Payment, Payments};
 
 /// The completion cap sent on every Routstr request; the reservation is priced for it.
@@ -128,11 +128,18 @@ pub fn text_chars(request: &ChatRequest) -> usize {
             .sum::<usize>()
 }
 
+/// What `aiui-cli providers` shows: the providers that answered their probe, and the discovery report.
+#[derive(Debug, Clone)]
+pub struct Listing {
+    pub providers: Vec<ProbedProvider>,
+    pub report: DiscoveryReport,
+}
+
 /// Discovers and probes providers without paying anyone: what `aiui-cli providers` lists.
 pub async fn discover_and_probe(
     discovery: &Discovery,
     config: &RoutstrConfig,
-) -> Result<Vec<ProbedProvider>, net::ClientBuildError> {
+) -> Result<Listing, net::ClientBuildError> {
     let spec = ClientSpec {
         tls: TlsPolicy::PublicRoots,
         connect_timeout: Duration::from_secs(10),
@@ -143,9 +150,11 @@ pub async fn discover_and_probe(
         Some(proxy) => Some(net::client_via_socks(&spec, proxy)?),
         None => None,
     };
-    let announcements = discovery.providers().await;
+    let Discovered { announcements, mut report } = discovery.discover().await;
     let cache = probe::ProbeCache::new(config.probe_ttl, config.address_policy);
-    Ok(cache.probe_all(&announcements, &http, tor.as_ref(), tor.is_some()).await)
+    let providers = cache.probe_all(&announcements, &http, tor.as_ref(), tor.is_some(), &mut report).await;
+    discovery.record(report.clone());
+    Ok(Listing { providers, report })
 }
 
 impl Routstr {
@@ -178,21 +187,34 @@ impl Routstr {
                 "the assistant's allowance is 0 sats (or no mint is accepted), so paid providers are off".into()
             );
         }
-        let announcements = self.discovery.providers().await;
+        let Discovered { announcements, mut report } = self.discovery.discover().await;
         if announcements.is_empty() {
-            return Err("no Routstr provider was found on the configured relays".into());
+            return Err(format!("no usable Routstr provider on the configured relays: {}", report.why_none()));
         }
         let tor_up = self.tor_http.is_some();
-        let probed = self.probes.probe_all(&announcements, self.client(false), self.tor_http.as_ref(), tor_up).await;
+        let probed = self
+            .probes
+            .probe_all(&announcements, self.client(false), self.tor_http.as_ref(), tor_up, &mut report)
+            .await;
         let chars = text_chars(request);
-        let affordable =
-            select_provider(&probed, &self.config.model, &policy.accepted_mints, policy.remaining_sats, chars, tor_up);
+        let (model, mints) = (&self.config.model, &policy.accepted_mints);
+        let affordable = select_provider(&probed, model, mints, policy.remaining_sats, chars, tor_up);
         // Nothing affordable but something suitable: select the cheapest anyway, so that paying for it fails in
         // `auto_pay_token` (without touching the wallet) and the turn ends with the allowance message.
-        let chosen = affordable
-            .or_else(|| select_provider(&probed, &self.config.model, &policy.accepted_mints, u64::MAX, chars, tor_up));
+        let chosen = affordable.or_else(|| select_provider(&probed, model, mints, u64::MAX, chars, tor_up));
+        for p in &probed {
+            let why = p.unsuitable(model, mints, tor_up).or_else(|| {
+                let price = p.price_for(model).map(|price| estimate_price_sats(price, chars))?;
+                (price > policy.remaining_sats)
+                    .then_some(Refusal::Unaffordable { price_sats: price, remaining_sats: policy.remaining_sats })
+            });
+            if let Some(why) = why {
+                report.refuse(&p.pubkey, &p.d, why);
+            }
+        }
+        self.discovery.record(report.clone());
         let Some((provider, price)) = chosen else {
-            return Err(format!("no Routstr provider serves `{}` from a mint you accept", self.config.model));
+            return Err(format!("no Routstr provider can be used for `{model}`: {}", report.why_none()));
         };
         tracing::debug!(provider = %provider.label(), price, "routstr provider selected");
         let id = BackendId::Routstr { provider: provider.label(), model: self.config.model.clone() };
@@ -438,6 +460,7 @@ mod tests {
     fn provider(name: &str, endpoints: &[&str], mint: &str, completion: f64) -> ProbedProvider {
         ProbedProvider {
             pubkey: format!("{name:0>64}"),
+            d: name.into(),
             name: name.into(),
             endpoints: endpoints.iter().map(|e| url::Url::parse(e).unwrap()).collect(),
             mints: vec![mint.into()],

@@ -9,7 +9,7 @@ use url::Url;
 
 use crate::net::guard::{self, AddressPolicy};
 use crate::net::{self, OutboundClient};
-use crate::pay::discovery::Announcement;
+use crate::pay::discovery::{Announcement, DiscoveryReport, Refusal};
 
 const MAX_PROBE_BYTES: usize = 1024 * 1024;
 
@@ -24,6 +24,8 @@ pub struct ModelPrice {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProbedProvider {
     pub pubkey: String,
+    /// The announcement's first `d` tag: with the key, its address in the discovery report.
+    pub d: String,
     pub name: String,
     pub endpoints: Vec<Url>,
     /// The mints from `/v1/info` (falling back to the announcement's `mint` tags).
@@ -55,6 +57,23 @@ impl ProbedProvider {
             return Some((with_slash(onion), true));
         }
         self.clearnet_endpoint().map(|u| (with_slash(u), false))
+    }
+
+    /// Why this provider cannot serve `model` from one of the owner's `accepted_mints`, if it cannot.
+    pub fn unsuitable(&self, model: &str, accepted_mints: &[String], tor_up: bool) -> Option<Refusal> {
+        let normalize = |mints: &[String]| -> Vec<String> {
+            mints.iter().filter_map(|m| crate::budget::normalize_mint_url(m)).collect()
+        };
+        let accepted = normalize(accepted_mints);
+        if self.price_for(model).is_none() {
+            Some(Refusal::NoModel { model: model.to_owned() })
+        } else if !normalize(&self.mints).iter().any(|m| accepted.contains(m)) {
+            Some(Refusal::NoCommonMint)
+        } else if self.endpoint(tor_up).is_none() {
+            Some(Refusal::BadEndpoint { reason: "its only endpoints are onion addresses, and Tor is off".into() })
+        } else {
+            None
+        }
     }
 
     /// The price of `model`, matched by id with or without its `vendor/` prefix.
@@ -105,7 +124,7 @@ struct SatsPricing {
 pub(super) struct ProbeCache {
     ttl: Duration,
     policy: AddressPolicy,
-    entries: Mutex<HashMap<String, (Instant, Option<ProbedProvider>)>>,
+    entries: Mutex<HashMap<String, (Instant, Result<ProbedProvider, Refusal>)>>,
 }
 
 impl ProbeCache {
@@ -113,13 +132,15 @@ impl ProbeCache {
         Self { ttl, policy, entries: Mutex::new(HashMap::new()) }
     }
 
-    /// The providers that answered their probe, probing only those not in the cache.
+    /// The providers that answered their probe, probing only those not in the cache. Each one that did not is
+    /// marked refused in `report`, with why.
     pub(super) async fn probe_all(
         &self,
         announcements: &[Announcement],
         clearnet: &OutboundClient,
         tor: Option<&OutboundClient>,
         tor_up: bool,
+        report: &mut DiscoveryReport,
     ) -> Vec<ProbedProvider> {
         let mut out = Vec::new();
         for a in announcements {
@@ -128,13 +149,7 @@ impl ProbeCache {
             let result = match cached {
                 Some((at, result)) if at.elapsed() < self.ttl => result,
                 _ => {
-                    let result = match self.probe(a, clearnet, tor, tor_up).await {
-                        Ok(p) => Some(p),
-                        Err(reason) => {
-                            tracing::info!(provider = %a.pubkey, %reason, "provider skipped");
-                            None
-                        }
-                    };
+                    let result = self.probe(a, clearnet, tor, tor_up).await;
                     self.entries
                         .lock()
                         .unwrap_or_else(|p| p.into_inner())
@@ -142,7 +157,10 @@ impl ProbeCache {
                     result
                 }
             };
-            out.extend(result);
+            match result {
+                Ok(provider) => out.push(provider),
+                Err(why) => report.refuse(&a.pubkey, &a.d, why),
+            }
         }
         out
     }
@@ -153,27 +171,38 @@ impl ProbeCache {
         clearnet: &OutboundClient,
         tor: Option<&OutboundClient>,
         tor_up: bool,
-    ) -> Result<ProbedProvider, String> {
+    ) -> Result<ProbedProvider, Refusal> {
         let mut usable = Vec::new();
+        let mut refused = Vec::new();
         for endpoint in &a.endpoints {
             match guard::check_endpoint(endpoint, self.policy, tor_up).await {
                 Ok(()) => usable.push(endpoint.clone()),
-                Err(refused) => {
-                    tracing::info!(provider = %a.pubkey, endpoint = %endpoint, %refused, "endpoint refused")
+                Err(why) => {
+                    tracing::info!(provider = %a.pubkey, endpoint = %endpoint, %why, "endpoint refused");
+                    refused.push(format!("{endpoint}: {why}"));
                 }
             }
         }
         let draft = ProbedProvider {
             pubkey: a.pubkey.clone(),
+            d: a.d.clone(),
             name: a.name.clone(),
             endpoints: usable,
             mints: a.mints.clone(),
             models: HashMap::new(),
         };
-        let (base, onion) = draft.endpoint(tor_up).ok_or("no usable endpoint")?;
-        let client = if onion { tor.ok_or("onion endpoint without Tor")? } else { clearnet };
-        let info: Info = get_json(client, &base, "v1/info").await?;
-        let models: Models = get_json(client, &base, "v1/models").await?;
+        let Some((base, onion)) = draft.endpoint(tor_up) else {
+            let reason = if refused.is_empty() {
+                "its only endpoints are onion addresses, and Tor is off".to_owned()
+            } else {
+                refused.join("; ")
+            };
+            return Err(Refusal::BadEndpoint { reason });
+        };
+        let failed = |reason: String| Refusal::ProbeFailed { reason };
+        let client = if onion { tor.ok_or_else(|| failed("onion endpoint without Tor".into()))? } else { clearnet };
+        let info: Info = get_json(client, &base, "v1/info").await.map_err(failed)?;
+        let models: Models = get_json(client, &base, "v1/models").await.map_err(failed)?;
         let prices: HashMap<String, ModelPrice> = models
             .data
             .into_iter()
@@ -185,7 +214,7 @@ impl ProbeCache {
             })
             .collect();
         if prices.is_empty() {
-            return Err("it lists no model with sats pricing".into());
+            return Err(Refusal::NoModel { model: "any model".into() });
         }
         let mints = if info.mints.is_empty() { draft.mints.clone() } else { info.mints };
         let name = if info.name.trim().is_empty() { draft.name.clone() } else { info.name.chars().take(80).collect() };
