@@ -105,7 +105,8 @@ async fn a_relay_written_by_others_serves_announcements_that_are_checked_by_the_
     assert_eq!(report.relays[0].outcome, RelayOutcome::Answered, "{report}\n{}", relay.log());
     let mut used: Vec<String> = found.announcements.iter().map(|a| a.event_id.clone()).collect();
     let mut expected = vec![current.id.to_hex(), one_d.id.to_hex()];
-    (used.sort(), expected.sort());
+    used.sort();
+    expected.sort();
     assert_eq!(used, expected, "exactly the current and the single-d announcement:\n{}", report.lines(true).join("\n"));
     assert_eq!(verdict(report, &current), &Verdict::Used);
     assert_eq!(verdict(report, &one_d), &Verdict::Used);

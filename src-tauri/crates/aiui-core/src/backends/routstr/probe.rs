@@ -120,11 +120,14 @@ struct SatsPricing {
     completion: f64,
 }
 
+/// A probe's answer: the provider, or why it is not used (kept, so a cached failure still explains itself).
+type ProbeResult = Result<ProbedProvider, Refusal>;
+
 /// Probe results per provider key, with their age.
 pub(super) struct ProbeCache {
     ttl: Duration,
     policy: AddressPolicy,
-    entries: Mutex<HashMap<String, (Instant, Result<ProbedProvider, Refusal>)>>,
+    entries: Mutex<HashMap<String, (Instant, ProbeResult)>>,
 }
 
 impl ProbeCache {

@@ -305,7 +305,7 @@ impl fmt::Display for DiscoveryReport {
 }
 
 fn relay_line(relay: &RelayReport) -> String {
-    let mut line = format!("{} {} after {} ms", relay.url, relay.outcome, relay.millis);
+    let mut line = format!("{}: {} ({} ms)", relay.url, relay.outcome, relay.millis);
     if relay.outcome != RelayOutcome::Answered
         && let Some(notice) = relay.notices.first()
     {
