@@ -177,10 +177,18 @@ async fn hostile_announcements_are_refused_with_a_reason() {
         relay.plant(event).await;
     }
 
-    let discovery = Discovery::new(discovery_config(&relay.url));
-    let found = discovery.providers().await;
-    let endpoints: Vec<String> = found.iter().flat_map(|a| a.endpoints.iter().map(|u| u.to_string())).collect();
-    assert_eq!(endpoints, std::slice::from_ref(&good.url), "only the honest provider is kept");
+    // The 10 MiB event is logged frame by frame at TRACE into the capture: on a loaded machine reading it takes
+    // longer than the usual test timeout, and a relay cut off early would hide the events after it.
+    let config = aiui_core::pay::discovery::DiscoveryConfig {
+        timeout: std::time::Duration::from_secs(120),
+        ..discovery_config(&relay.url)
+    };
+    let found = Discovery::new(config).discover().await;
+    let report = found.report.lines(true).join("\n");
+    assert_eq!(found.report.relays[0].outcome, aiui_core::pay::discovery::RelayOutcome::Answered, "{report}");
+    let endpoints: Vec<String> =
+        found.announcements.iter().flat_map(|a| a.endpoints.iter().map(|u| u.to_string())).collect();
+    assert_eq!(endpoints, std::slice::from_ref(&good.url), "only the honest provider is kept:\n{report}");
     let logs = capture.since(mark);
     // Discovery reads relays itself, so a forged event reaches its checks and is logged once, with its id and the
     // reason, instead of by the relay pool at ERROR level with its whole JSON.
@@ -195,7 +203,7 @@ async fn hostile_announcements_are_refused_with_a_reason() {
         let line = logs
             .lines()
             .find(|l| l.contains(&event.id.to_hex()) && l.contains("provider announcement refused"))
-            .unwrap_or_else(|| panic!("no log for {reason}"));
+            .unwrap_or_else(|| panic!("no log for {reason}; the report:\n{report}"));
         assert!(line.contains(reason), "{reason}: {line}");
     }
 
