@@ -284,3 +284,51 @@ async fn reviewed_only_says_why_nothing_is_used_and_a_reviewer_key_makes_it_usab
     let selected = chain_with(config).select(0, &request, &context).await.expect("the reviewed provider is usable");
     assert_eq!(selected.id.label(), "Routstr aiui test provider (toolbot)");
 }
+
+/// The provider choice adds its refusals to the report the trusted settings show: a model the provider does not
+/// serve, and a price above what is left of the allowance.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_report_says_when_a_provider_lacks_the_model_or_costs_more_than_remains() {
+    use aiui_core::backends::ChatRequest;
+    use aiui_core::backends::routstr::{Routstr, RoutstrConfig};
+    use aiui_core::net::guard::AddressPolicy;
+
+    use crate::support::paid::paid;
+    use crate::support::provider::MODEL;
+
+    let p = paid(3, vec![]).await;
+    let request = ChatRequest { system: "s".into(), messages: vec![], tools: vec![], max_tokens: 10 };
+    let policy = p.budget.payment_policy();
+    let leg = |model: &str| {
+        let config = RoutstrConfig {
+            model: model.into(),
+            address_policy: AddressPolicy::AllowPrivateForTests,
+            ..Default::default()
+        };
+        Routstr::new(config, p.discovery.clone(), p.payments.clone()).unwrap()
+    };
+
+    let err = leg("no-such-model").check(&request, &policy).await.unwrap_err();
+    assert!(err.contains("it does not serve `no-such-model` with a sats price"), "{err}");
+    let report = p.discovery.last_report().expect("the check recorded its report");
+    assert!(
+        report.used().count() == 0
+            && report.events.iter().any(|e| e.verdict == refused(Refusal::NoModel { model: "no-such-model".into() })),
+        "{report}"
+    );
+
+    // Still selected, so that paying fails with the allowance message; the report says why it would not be paid.
+    leg(MODEL).check(&request, &policy).await.expect("the cheapest provider is chosen to explain the allowance");
+    let report = p.discovery.last_report().unwrap();
+    let Some(Verdict::Refused { why: Refusal::Unaffordable { price_sats, remaining_sats: 3 } }) =
+        report.events.first().map(|e| &e.verdict)
+    else {
+        panic!("{report}")
+    };
+    assert!(*price_sats > 3, "{report}");
+    assert!(
+        report
+            .to_string()
+            .contains(&format!("a request costs up to {price_sats} sats and 3 sats of the allowance remain"))
+    );
+}
