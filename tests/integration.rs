@@ -2,6 +2,7 @@
 
 mod assistant;
 mod budget;
+mod discovery;
 mod node_client;
 mod routstr;
 mod support;

@@ -83,7 +83,11 @@ async fn no_provider_found_falls_through_not_errors() {
     drop(p.relay);
     let (_, outcome) = p.h.turn("hello", None).await;
     let TurnOutcome::Stopped { reason: StopReason::NoBackend, message } = outcome else { panic!("{outcome:?}") };
-    assert!(message.contains("no Routstr provider was found"), "{message}");
+    assert!(message.contains("no usable Routstr provider on the configured relays"), "{message}");
+    assert!(
+        message.contains("could not connect: the connection was refused"),
+        "the discovery report says why: {message}"
+    );
 }
 
 /// Each failure mode of routstr.md §2/§7, with the conservation invariant checked after it.
@@ -173,24 +177,33 @@ async fn hostile_announcements_are_refused_with_a_reason() {
         relay.plant(event).await;
     }
 
-    let discovery = Discovery::new(discovery_config(&relay.url));
-    let found = discovery.providers().await;
-    let endpoints: Vec<String> = found.iter().flat_map(|a| a.endpoints.iter().map(|u| u.to_string())).collect();
-    assert_eq!(endpoints, std::slice::from_ref(&good.url), "only the honest provider is kept");
+    // The 10 MiB event is logged frame by frame at TRACE into the capture: on a loaded machine reading it takes
+    // longer than the usual test timeout, and a relay cut off early would hide the events after it.
+    let config = aiui_core::pay::discovery::DiscoveryConfig {
+        timeout: std::time::Duration::from_secs(120),
+        ..discovery_config(&relay.url)
+    };
+    let found = Discovery::new(config).discover().await;
+    let report = found.report.lines(true).join("\n");
+    assert_eq!(found.report.relays[0].outcome, aiui_core::pay::discovery::RelayOutcome::Answered, "{report}");
+    let endpoints: Vec<String> =
+        found.announcements.iter().flat_map(|a| a.endpoints.iter().map(|u| u.to_string())).collect();
+    assert_eq!(endpoints, std::slice::from_ref(&good.url), "only the honest provider is kept:\n{report}");
     let logs = capture.since(mark);
-    // A forged signature is refused by nostr-sdk's relay pool itself, which always verifies (and logs why);
-    // discovery's own check is the second line, shown directly.
-    let pool_refusal =
-        logs.lines().find(|l| l.contains(&forged.id.to_hex()) && l.contains("Impossible to handle relay message"));
-    assert!(pool_refusal.is_some(), "the forged event's refusal is logged");
+    // Discovery reads relays itself, so a forged event reaches its checks and is logged once, with its id and the
+    // reason, instead of by the relay pool at ERROR level with its whole JSON.
+    assert!(!logs.contains("Impossible to handle relay message"), "{logs}");
     assert_eq!(parse_announcement(&forged, Timestamp::now()), Err(Rejected::BadSignature));
-    for (event, reason) in
-        [(&no_u, "no `u` (endpoint) tag"), (&future_dated, "in the future"), (&huge, "over the 65536-byte cap")]
-    {
+    for (event, reason) in [
+        (&forged, "the signature does not verify"),
+        (&no_u, "no `u` (endpoint) tag"),
+        (&future_dated, "in the future"),
+        (&huge, "over the 65536-byte cap"),
+    ] {
         let line = logs
             .lines()
-            .find(|l| l.contains(&event.id.to_hex()) && l.contains("provider announcement ignored"))
-            .unwrap_or_else(|| panic!("no log for {reason}"));
+            .find(|l| l.contains(&event.id.to_hex()) && l.contains("provider announcement refused"))
+            .unwrap_or_else(|| panic!("no log for {reason}; the report:\n{report}"));
         assert!(line.contains(reason), "{reason}: {line}");
     }
 
@@ -227,7 +240,7 @@ async fn providers_are_listed_with_mints_and_prices_without_paying() {
         address_policy: aiui_core::net::guard::AddressPolicy::AllowPrivateForTests,
         ..Default::default()
     };
-    let listed = aiui_core::backends::routstr::discover_and_probe(&p.discovery, &config).await.unwrap();
+    let listed = aiui_core::backends::routstr::discover_and_probe(&p.discovery, &config).await.unwrap().providers;
     assert_eq!(listed.len(), 1);
     let provider = &listed[0];
     assert_eq!(provider.label(), "aiui test provider");

@@ -39,6 +39,9 @@ pub struct RoutstrOptions {
     /// A Tor SOCKS5 proxy for relays and providers, e.g. `127.0.0.1:9050`.
     #[serde(default)]
     pub tor_socks: Option<std::net::SocketAddr>,
+    /// The reviewer (npub or hex public key) whose kind-38425 labels make a provider "reviewed".
+    #[serde(default)]
+    pub reviewer: Option<String>,
 }
 
 fn reviewed_only_default() -> bool {
@@ -47,7 +50,7 @@ fn reviewed_only_default() -> bool {
 
 impl Default for RoutstrOptions {
     fn default() -> Self {
-        Self { reviewed_only: true, tor_socks: None }
+        Self { reviewed_only: true, tor_socks: None, reviewer: None }
     }
 }
 

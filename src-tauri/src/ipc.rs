@@ -276,6 +276,10 @@ pub struct BudgetView {
 pub struct RoutstrView {
     pub reviewed_only: bool,
     pub tor_socks: Option<String>,
+    /// The reviewer key as the owner entered it.
+    pub reviewer: Option<String>,
+    /// The latest discovery report, short form, one line each; empty before the first discovery.
+    pub discovery: Vec<String>,
 }
 
 /// The wallet's balance per mint. `opened` is false until the owner first funds it (no seed is made before).

@@ -21,7 +21,7 @@ use aiui_core::net::Fingerprint;
 use aiui_core::node::{Credentials, NodeClient, NodeConfig};
 use aiui_core::paths::{DataDir, default_data_dir};
 use aiui_core::pay::Wallet;
-use aiui_core::pay::discovery::{DiscoveryConfig, ReviewMode};
+use aiui_core::pay::discovery::{Discovery, DiscoveryConfig, DiscoveryReport, ReviewMode};
 use aiui_core::secrets::{SecretName, Secrets};
 use aiui_core::store::Store;
 use anyhow::Context;
@@ -90,6 +90,8 @@ pub struct Shell {
     notices: Arc<RwLock<Vec<String>>>,
     /// Settles open payments in the background (refunds, write-offs) while a paid leg exists; replaced on rebuild.
     reconciler: Mutex<Option<tokio::task::JoinHandle<()>>>,
+    /// The paid leg's discovery, for its report in the trusted settings (none while the allowance is zero).
+    discovery: RwLock<Option<Arc<Discovery>>>,
     /// The shell's one wallet: opened on first use by the trusted window or by a chain build with an allowance,
     /// and shared by both. Held while a chain is built, so a wallet seed is never created twice.
     pub(crate) wallet: tokio::sync::Mutex<Option<Arc<Wallet>>>,
@@ -165,6 +167,7 @@ impl Shell {
             budget: RwLock::new(budget),
             notices: Arc::new(RwLock::new(Vec::new())),
             reconciler: Mutex::new(None),
+            discovery: RwLock::new(None),
             wallet: tokio::sync::Mutex::new(None),
             unpaired_reason: RwLock::new(
                 "No node is paired yet. Open Settings to pair this app with your node.".into(),
@@ -259,6 +262,7 @@ impl Shell {
         {
             previous.abort();
         }
+        *self.discovery.write().unwrap_or_else(|p| p.into_inner()) = built.discovery;
         Ok(Agent::new(
             link.client.clone(),
             built.chain,
@@ -276,6 +280,7 @@ impl Shell {
         let discovery = DiscoveryConfig {
             socks_proxy: options.tor_socks,
             review_mode: if options.reviewed_only { ReviewMode::ReviewedOnly } else { ReviewMode::Any },
+            reviewer: options.reviewer,
             ..DiscoveryConfig::default()
         };
         Ok(LegSettings {
@@ -298,6 +303,11 @@ impl Shell {
     /// What the last chain build said the owner should know.
     pub fn notices(&self) -> Vec<String> {
         self.notices.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// What the paid leg's latest discovery found and refused, if it has run.
+    pub fn discovery_report(&self) -> Option<DiscoveryReport> {
+        self.discovery.read().unwrap_or_else(|p| p.into_inner()).as_ref()?.last_report()
     }
 
     fn set_unpaired(&self, reason: String) {

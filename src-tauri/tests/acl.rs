@@ -197,6 +197,29 @@ fn looking_at_the_wallet_creates_no_seed_and_a_bad_routstr_address_is_refused() 
     assert_eq!(settings["routstr"]["reviewed_only"], true);
 }
 
+/// Issue 9, item 7: the reviewer key is set in the trusted settings, reaches discovery, and a bad one is refused.
+#[test]
+fn the_reviewer_key_is_set_in_the_trusted_settings_and_a_bad_one_is_refused() {
+    let h = harness();
+    // The x coordinate of secp256k1's generator: a valid public key in hex.
+    let hex = "79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798";
+    let args = json!({ "reviewedOnly": true, "torSocks": null, "reviewer": format!(" {hex} ") });
+    let view = h.invoke_with("trusted", "trusted_set_routstr", args).unwrap();
+    assert_eq!(view["routstr"]["reviewer"], hex);
+    assert_eq!(aiui::config::ShellConfig::load(&h.shell().data.0).unwrap().routstr.reviewer.as_deref(), Some(hex));
+    assert_eq!(h.shell().leg_settings().unwrap().discovery.reviewer.as_deref(), Some(hex));
+
+    let bad = json!({ "reviewedOnly": true, "torSocks": null, "reviewer": "npub1notakey" });
+    let refused = h.invoke_with("trusted", "trusted_set_routstr", bad).unwrap_err();
+    assert_eq!(refused["code"], "invalid");
+    assert!(refused["message"].as_str().unwrap().contains("The reviewer key is an npub"), "{refused}");
+    assert_eq!(h.invoke("trusted", "trusted_settings").unwrap()["routstr"]["reviewer"], hex, "unchanged");
+
+    let cleared = json!({ "reviewedOnly": true, "torSocks": null, "reviewer": "" });
+    let view = h.invoke_with("trusted", "trusted_set_routstr", cleared).unwrap();
+    assert_eq!(view["routstr"]["reviewer"], Value::Null);
+}
+
 #[test]
 fn chat_commands_are_allowed_from_main_and_refused_from_trusted() {
     let h = harness();

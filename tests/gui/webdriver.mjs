@@ -174,7 +174,7 @@ try {
       trusted_fetch_fingerprint: { url: 'https://127.0.0.1:9/' },
       trusted_hide: {},
       trusted_set_allowance: { allowanceSats: 1000000, period: 'daily', acceptedMints: ['https://mint.attacker.example'] },
-      trusted_set_routstr: { reviewedOnly: false, torSocks: '127.0.0.1:9' },
+      trusted_set_routstr: { reviewedOnly: false, torSocks: '127.0.0.1:9', reviewer: 'npub1attackerkeyattackerkeyattackerkeyattackerkeyattackerkeyqqqq' },
       trusted_wallet: {},
       trusted_wallet_receive: { token: 'cashuBfrom-the-chat-window' },
       trusted_wallet_invoice: { mint: 'https://mint.attacker.example', amountSats: 1000 },
@@ -222,7 +222,7 @@ try {
   check(JSON.stringify(settingsAfter.tools) === JSON.stringify(settingsBefore.tools), 'the chat window could not change a grant');
   check(settingsAfter.budget.allowance_sats === 0 && settingsAfter.budget.accepted_mints.length === 0, `the chat window could not change the allowance (${JSON.stringify(settingsAfter.budget)})`);
   check(JSON.stringify(settingsAfter.budget) === JSON.stringify(settingsBefore.budget), 'the allowance is unchanged');
-  check(JSON.stringify(settingsAfter.routstr) === JSON.stringify({ reviewed_only: true, tor_socks: null }), 'the chat window could not change the Routstr options');
+  check(JSON.stringify(settingsAfter.routstr) === JSON.stringify({ reviewed_only: true, tor_socks: null, reviewer: null, discovery: [] }), 'the chat window could not change the Routstr options');
   check((await invokeIn('trusted_wallet')).ok.opened === false, 'the chat window could not create the wallet');
   await focus('main');
   const meter = (await invokeIn('allowance_get')).ok;

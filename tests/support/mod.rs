@@ -5,7 +5,9 @@ pub mod capture;
 pub mod mint;
 pub mod paid;
 pub mod provider;
+pub mod python_relay;
 pub mod relay;
+pub mod stub_relay;
 pub mod wire;
 
 use std::net::SocketAddr;

@@ -29,8 +29,21 @@ export function draw(view) {
     drawnOnce = true;
     fill(view);
   }
+  drawDiscovery(view.routstr.discovery);
   // The wallet form offers the first accepted mint to fund.
   if (!$('invoice-mint').value && b.accepted_mints.length) $('invoice-mint').value = b.accepted_mints[0];
+}
+
+/** What the last discovery found: per relay and per event, as text (never markup from a relay or provider). */
+function drawDiscovery(lines) {
+  const list = $('discovery-report');
+  const shown = lines.length ? lines
+    : ['No discovery has run yet: it runs when a message needs paid help, with an allowance above zero.'];
+  list.replaceChildren(...shown.map((line) => {
+    const item = document.createElement('li');
+    item.textContent = line;
+    return item;
+  }));
 }
 
 function fill(view) {
@@ -39,6 +52,7 @@ function fill(view) {
   $('budget-mints').value = view.budget.accepted_mints.join('\n');
   $('routstr-reviewed').checked = view.routstr.reviewed_only;
   $('routstr-tor').value = view.routstr.tor_socks || '';
+  $('routstr-reviewer').value = view.routstr.reviewer || '';
 }
 
 async function saveAllowance(event) {
@@ -69,7 +83,9 @@ async function saveRoutstr(event) {
   status('routstr-status', 'Saving…');
   try {
     const view = await invoke('trusted_set_routstr', {
-      reviewedOnly: $('routstr-reviewed').checked, torSocks: $('routstr-tor').value.trim() || null,
+      reviewedOnly: $('routstr-reviewed').checked,
+      torSocks: $('routstr-tor').value.trim() || null,
+      reviewer: $('routstr-reviewer').value.trim() || null,
     });
     fill(view);
     redraw(view);

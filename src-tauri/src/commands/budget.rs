@@ -39,15 +39,26 @@ pub async fn trusted_set_allowance<R: Runtime>(
     Ok(settings_view(&shell).await)
 }
 
-/// "Reviewed providers only" and the Tor SOCKS address, kept in the config file (nothing secret).
+/// "Reviewed providers only", the reviewer's key and the Tor SOCKS address, kept in the config file (nothing
+/// secret: a reviewer key is public). An empty or missing reviewer clears it.
 #[tauri::command]
 pub async fn trusted_set_routstr<R: Runtime>(
     webview: Webview<R>,
     shell: State<'_, Shell>,
     reviewed_only: bool,
     tor_socks: Option<String>,
+    reviewer: Option<String>,
 ) -> Result<SettingsView, CommandError> {
     require_trusted(&webview)?;
+    let reviewer = match reviewer.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+        None => None,
+        Some(key) => {
+            aiui_core::pay::discovery::parse_reviewer(key).map_err(|reason| {
+                CommandError::new("invalid", format!("The reviewer key is an npub… or 64 hex characters: {reason}."))
+            })?;
+            Some(key.to_owned())
+        }
+    };
     let tor_socks = match tor_socks.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         None => None,
         Some(text) => Some(text.parse::<std::net::SocketAddr>().map_err(|_| {
@@ -58,6 +69,7 @@ pub async fn trusted_set_routstr<R: Runtime>(
     update_config(&shell, |file| {
         file.routstr.reviewed_only = reviewed_only;
         file.routstr.tor_socks = tor_socks;
+        file.routstr.reviewer = reviewer;
     })?;
     rebuild(&shell).await?;
     Ok(settings_view(&shell).await)

@@ -195,8 +195,13 @@ pub(super) async fn settings_view(shell: &Shell) -> SettingsView {
     };
     // A damaged config file is reported by the commands that write it; here the defaults are shown.
     let options = ShellConfig::load(&shell.data.0).map(|f| f.routstr).unwrap_or_default();
-    let routstr =
-        RoutstrView { reviewed_only: options.reviewed_only, tor_socks: options.tor_socks.map(|a| a.to_string()) };
+    let discovery = shell.discovery_report().map(|report| report.lines(false)).unwrap_or_default();
+    let routstr = RoutstrView {
+        reviewed_only: options.reviewed_only,
+        tor_socks: options.tor_socks.map(|a| a.to_string()),
+        reviewer: options.reviewer,
+        discovery,
+    };
     SettingsView {
         budget,
         routstr,

@@ -1,13 +1,16 @@
 //! `aiui-cli providers`: the Routstr providers discovered on Nostr, with endpoints, mints and prices.
 
-use aiui_core::backends::routstr::{ModelPrice, ROUTSTR_MAX_TOKENS, RoutstrConfig, discover_and_probe};
-use aiui_core::pay::discovery::{Discovery, DiscoveryConfig, ReviewMode};
+use aiui_core::backends::routstr::{Listing, ModelPrice, ROUTSTR_MAX_TOKENS, RoutstrConfig, discover_and_probe};
+use aiui_core::pay::discovery::{Discovery, DiscoveryConfig, ReviewMode, parse_reviewer};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Show only providers serving this model, with its price.
     #[arg(long, value_name = "MODEL")]
     pub model: Option<String>,
+    /// Show every relay's notices and every event the relays served, with why it was used or refused.
+    #[arg(long, short)]
+    pub verbose: bool,
     #[command(flatten)]
     pub discovery: DiscoveryArgs,
 }
@@ -21,6 +24,9 @@ pub struct DiscoveryArgs {
     /// Use providers nobody reviewed (default: only reviewed providers).
     #[arg(long)]
     pub any_provider: bool,
+    /// The reviewer whose kind-38425 labels decide which providers count as reviewed (npub or hex public key).
+    #[arg(long, value_name = "NPUB", value_parser = reviewer_key)]
+    pub reviewer: Option<String>,
     /// A Tor SOCKS5 proxy; relays and onion providers are then reached through it.
     #[arg(long, value_name = "ADDR")]
     pub tor: Option<std::net::SocketAddr>,
@@ -35,8 +41,14 @@ impl DiscoveryArgs {
         if self.any_provider {
             config.review_mode = ReviewMode::Any;
         }
+        config.reviewer.clone_from(&self.reviewer);
         config
     }
+}
+
+/// Refuses a reviewer key that is neither an npub nor hex when the command line is read, not later.
+fn reviewer_key(key: &str) -> Result<String, String> {
+    parse_reviewer(key).map(|_| key.trim().to_owned())
 }
 
 /// Sats for one request's completion at the cap every AIUI request carries, before the prompt's share.
@@ -47,14 +59,15 @@ fn completion_cap_sats(price: &ModelPrice) -> f64 {
 pub async fn run(args: Args) -> anyhow::Result<()> {
     let discovery = Discovery::new(args.discovery.config());
     let routstr = RoutstrConfig { tor_socks: args.discovery.tor, ..RoutstrConfig::default() };
-    let providers = discover_and_probe(&discovery, &routstr).await?;
+    let Listing { providers, mut report } = discover_and_probe(&discovery, &routstr).await?;
     let mut shown = 0;
     for p in &providers {
         let models: Vec<(&String, &ModelPrice)> = match &args.model {
             Some(m) => p.price_for(m).map(|price| (m, price)).into_iter().collect(),
             None => p.models.iter().collect(),
         };
-        if models.is_empty() {
+        if let (Some(model), true) = (&args.model, models.is_empty()) {
+            report.refuse(&p.pubkey, &p.d, aiui_core::pay::discovery::Refusal::NoModel { model: model.clone() });
             continue;
         }
         shown += 1;
@@ -75,9 +88,11 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     }
     if shown == 0 {
         println!("No provider found{}.", args.model.map(|m| format!(" serving `{m}`")).unwrap_or_default());
-        if !args.discovery.any_provider {
-            println!("Only reviewed providers are listed; --any-provider lists the others too.");
-        }
+    }
+    println!();
+    println!("Discovery:");
+    for line in report.lines(args.verbose) {
+        println!("  {line}");
     }
     Ok(())
 }

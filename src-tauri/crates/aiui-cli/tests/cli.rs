@@ -180,3 +180,90 @@ async fn chat_asks_on_the_terminal_and_only_a_yes_runs_the_action() {
     assert_eq!(audit.matches("\"verdict\":\"denied\"").count(), 1, "{audit}");
     assert_eq!(audit.matches("\"verdict\":\"allowed\"").count(), 1, "{audit}");
 }
+
+#[path = "../../../../tests/support/python_relay.rs"]
+mod python_relay;
+// Shared with the integration tests; this file uses only some of the scripts.
+#[allow(dead_code)]
+#[path = "../../../../tests/support/stub_relay.rs"]
+mod stub_relay;
+
+fn providers(args: &[&str]) -> (String, std::time::Duration) {
+    let started = std::time::Instant::now();
+    let mut all = vec!["providers"];
+    all.extend_from_slice(args);
+    let out = aiui_cli(&all, None);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{}", text(&out.stderr));
+    assert!(text(&out.stderr).is_empty(), "nothing on stderr at the default log level: {}", text(&out.stderr));
+    (stdout, started.elapsed())
+}
+
+/// `aiui-cli providers` says what each relay did and what became of each event, instead of one "No provider
+/// found." for every failure.
+#[tokio::test(flavor = "multi_thread")]
+async fn providers_says_what_each_relay_and_each_event_came_to() {
+    use nostr_sdk::prelude::{Client, EventBuilder, Keys, Kind, Tag, Timestamp};
+    use stub_relay::{Script, StubRelay};
+
+    let silent = StubRelay::start(Script::Silent).await;
+    let auth = StubRelay::start(Script::Close("auth-required: this relay serves its members only".into())).await;
+    let python = tokio::task::spawn_blocking(python_relay::PythonRelay::start).await.unwrap();
+    let keys = Keys::generate();
+    let t = Timestamp::now().as_secs();
+    let announce = |d: &str, u: &str, at: u64| {
+        let content = serde_json::json!(serde_json::json!({"name": d}).to_string()).to_string();
+        EventBuilder::new(Kind::Custom(38421), content)
+            .tags([Tag::identifier(d), Tag::parse(["u", u]).unwrap()])
+            .custom_created_at(Timestamp::from(at))
+            .sign_with_keys(&keys)
+            .unwrap()
+    };
+    let client = Client::builder().build();
+    client.add_relay(python.url.as_str()).await.unwrap();
+    client.connect().await;
+    for event in [
+        announce("loopback", "http://127.0.0.1:9/", t - 10),
+        announce("loopback", "http://127.0.0.1:10/", t - 100),
+        announce("tomorrow", "https://example.com/", t + 20 * 60),
+    ] {
+        assert!(client.send_event(&event).await.unwrap().failed.is_empty(), "{}", python.log());
+    }
+    client.disconnect().await;
+
+    let refused = stub_relay::refused_url();
+    let (out, took) = tokio::task::spawn_blocking(move || providers(&["--relay", &refused])).await.unwrap();
+    assert!(out.contains("could not connect: the connection was refused"), "{out}");
+    assert!(took < std::time::Duration::from_secs(3), "a refused relay costs no subscription timeout: {took:?}");
+
+    let url = silent.url.clone();
+    let (out, _) = tokio::task::spawn_blocking(move || providers(&["--relay", &url])).await.unwrap();
+    assert!(out.contains("sent no end-of-events within 6 s (timed out)"), "{out}");
+
+    let url = auth.url.clone();
+    let (out, _) = tokio::task::spawn_blocking(move || providers(&["--relay", &url])).await.unwrap();
+    assert!(out.contains("closed the subscription: \"auth-required: this relay serves its members only\""), "{out}");
+
+    let url = python.url.clone();
+    let (out, _) = tokio::task::spawn_blocking(move || providers(&["--relay", &url])).await.unwrap();
+    assert!(
+        out.contains("3 events found: 0 used, 3 refused (1 dated in the future, 1 unreviewed, 1 replaced"),
+        "{out}"
+    );
+    assert!(out.contains("Only reviewed providers are allowed, and no reviewer key is set"), "{out}");
+    assert!(out.contains("aiui-cli: --reviewer"), "{out}");
+
+    let url = python.url.clone();
+    let (out, _) = tokio::task::spawn_blocking(move || providers(&["--relay", &url, "--any-provider", "--verbose"]))
+        .await
+        .unwrap();
+    assert!(out.contains("\"loopback\" refused: no usable endpoint: http://127.0.0.1:9/"), "{out}");
+    assert!(out.contains("loopback"), "{out}");
+    assert!(out.contains("refused: replaced by the newer announcement"), "--verbose lists replaced events: {out}");
+
+    let bad = aiui_cli(&["providers", "--reviewer", "npub1notakey"], None);
+    assert!(!bad.status.success());
+    assert!(text(&bad.stderr).contains("is not an npub or a hex public key"), "{}", text(&bad.stderr));
+    let help = text(&aiui_cli(&["chat", "--help"], None).stdout);
+    assert!(help.contains("--reviewer <NPUB>"), "`chat` takes the reviewer too:\n{help}");
+}

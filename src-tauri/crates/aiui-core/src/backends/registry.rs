@@ -41,6 +41,8 @@ pub struct Built {
     pub payments: Option<Arc<Payments>>,
     /// E.g. that paid help is off because the wallet could not be opened.
     pub notices: Vec<String>,
+    /// The paid leg's discovery, whose latest report the trusted settings show; `None` without a paid leg.
+    pub discovery: Option<Arc<Discovery>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -75,6 +77,7 @@ pub async fn build_chain(
     let mut notices = Vec::new();
     let mut wallet = reuse.wallet;
     let mut paying = None;
+    let mut paid_discovery = None;
     if budget.get().allowance_sats > 0 {
         let opened = match wallet.clone() {
             Some(existing) => Ok(existing),
@@ -96,6 +99,7 @@ pub async fn build_chain(
                 }
                 let discovery = Arc::new(Discovery::new(settings.discovery.clone()));
                 paying = Some(payments.clone());
+                paid_discovery = Some(discovery.clone());
                 legs.push(Leg::Routstr(Box::new(Routstr::new(settings.routstr.clone(), discovery, payments)?)));
             }
             Err(reason) => {
@@ -103,7 +107,7 @@ pub async fn build_chain(
             }
         }
     }
-    Ok(Built { chain: Chain::new(legs), budget, wallet, payments: paying, notices })
+    Ok(Built { chain: Chain::new(legs), budget, wallet, payments: paying, notices, discovery: paid_discovery })
 }
 
 /// Opens the wallet off the async threads: its seed is read from the keyring over D-Bus.

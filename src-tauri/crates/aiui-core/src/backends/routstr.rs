@@ -23,7 +23,7 @@ use crate::egress::Origin;
 use crate::faults;
 use crate::net::guard::AddressPolicy;
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
-use crate::pay::discovery::Discovery;
+use crate::pay::discovery::{Discovered, Discovery, DiscoveryReport, Refusal};
 use crate::pay::refund::RefundAnswer;
 use crate::pay::{NotPaid, PayError, PayTo, Payment, Payments};
 
@@ -142,11 +142,18 @@ pub fn text_chars(request: &ChatRequest) -> usize {
             .sum::<usize>()
 }
 
+/// What `aiui-cli providers` shows: the providers that answered their probe, and the discovery report.
+#[derive(Debug, Clone)]
+pub struct Listing {
+    pub providers: Vec<ProbedProvider>,
+    pub report: DiscoveryReport,
+}
+
 /// Discovers and probes providers without paying anyone: what `aiui-cli providers` lists.
 pub async fn discover_and_probe(
     discovery: &Discovery,
     config: &RoutstrConfig,
-) -> Result<Vec<ProbedProvider>, net::ClientBuildError> {
+) -> Result<Listing, net::ClientBuildError> {
     let spec = ClientSpec {
         tls: TlsPolicy::PublicRoots,
         connect_timeout: Duration::from_secs(10),
@@ -157,9 +164,11 @@ pub async fn discover_and_probe(
         Some(proxy) => Some(net::client_via_socks(&spec, proxy)?),
         None => None,
     };
-    let announcements = discovery.providers().await;
+    let Discovered { announcements, mut report } = discovery.discover().await;
     let cache = probe::ProbeCache::new(config.probe_ttl, config.address_policy);
-    Ok(cache.probe_all(&announcements, &http, tor.as_ref(), tor.is_some()).await)
+    let providers = cache.probe_all(&announcements, &http, tor.as_ref(), tor.is_some(), &mut report).await;
+    discovery.record(report.clone());
+    Ok(Listing { providers, report })
 }
 
 impl Routstr {
@@ -192,21 +201,34 @@ impl Routstr {
                 "the assistant's allowance is 0 sats (or no mint is accepted), so paid providers are off".into()
             );
         }
-        let announcements = self.discovery.providers().await;
+        let Discovered { announcements, mut report } = self.discovery.discover().await;
         if announcements.is_empty() {
-            return Err("no Routstr provider was found on the configured relays".into());
+            return Err(format!("no usable Routstr provider on the configured relays: {}", report.why_none()));
         }
         let tor_up = self.tor_http.is_some();
-        let probed = self.probes.probe_all(&announcements, self.client(false), self.tor_http.as_ref(), tor_up).await;
+        let probed = self
+            .probes
+            .probe_all(&announcements, self.client(false), self.tor_http.as_ref(), tor_up, &mut report)
+            .await;
         let chars = text_chars(request);
-        let affordable =
-            select_provider(&probed, &self.config.model, &policy.accepted_mints, policy.remaining_sats, chars, tor_up);
+        let (model, mints) = (&self.config.model, &policy.accepted_mints);
+        let affordable = select_provider(&probed, model, mints, policy.remaining_sats, chars, tor_up);
         // Nothing affordable but something suitable: select the cheapest anyway, so that paying for it fails in
         // `auto_pay_token` (without touching the wallet) and the turn ends with the allowance message.
-        let chosen = affordable
-            .or_else(|| select_provider(&probed, &self.config.model, &policy.accepted_mints, u64::MAX, chars, tor_up));
+        let chosen = affordable.or_else(|| select_provider(&probed, model, mints, u64::MAX, chars, tor_up));
+        for p in &probed {
+            let why = p.unsuitable(model, mints, tor_up).or_else(|| {
+                let price = p.price_for(model).and_then(|price| estimate_price_sats(price, chars))?;
+                (price > policy.remaining_sats)
+                    .then_some(Refusal::Unaffordable { price_sats: price, remaining_sats: policy.remaining_sats })
+            });
+            if let Some(why) = why {
+                report.refuse(&p.pubkey, &p.d, why);
+            }
+        }
+        self.discovery.record(report.clone());
         let Some((provider, price)) = chosen else {
-            return Err(format!("no Routstr provider serves `{}` from a mint you accept", self.config.model));
+            return Err(format!("no Routstr provider can be used for `{model}`: {}", report.why_none()));
         };
         tracing::debug!(provider = %provider.label(), price, "routstr provider selected");
         let id = BackendId::Routstr { provider: provider.label(), model: self.config.model.clone() };

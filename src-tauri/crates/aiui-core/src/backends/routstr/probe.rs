@@ -10,7 +10,7 @@ use url::Url;
 
 use crate::net::guard::{self, AddressPolicy};
 use crate::net::{self, OutboundClient};
-use crate::pay::discovery::Announcement;
+use crate::pay::discovery::{Announcement, DiscoveryReport, Refusal};
 
 const MAX_PROBE_BYTES: usize = 1024 * 1024;
 
@@ -25,7 +25,7 @@ pub struct ModelPrice {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProbedProvider {
     pub pubkey: String,
-    /// The announcement's `d` tag: with the key, what identifies the provider.
+    /// The announcement's first `d` tag: with the key, its address in the discovery report.
     pub d: String,
     pub name: String,
     pub endpoints: Vec<Url>,
@@ -58,6 +58,23 @@ impl ProbedProvider {
             return Some((with_slash(onion), true));
         }
         self.clearnet_endpoint().map(|u| (with_slash(u), false))
+    }
+
+    /// Why this provider cannot serve `model` from one of the owner's `accepted_mints`, if it cannot.
+    pub fn unsuitable(&self, model: &str, accepted_mints: &[String], tor_up: bool) -> Option<Refusal> {
+        let normalize = |mints: &[String]| -> Vec<String> {
+            mints.iter().filter_map(|m| crate::budget::normalize_mint_url(m)).collect()
+        };
+        let accepted = normalize(accepted_mints);
+        if self.price_for(model).is_none() {
+            Some(Refusal::NoModel { model: model.to_owned() })
+        } else if !normalize(&self.mints).iter().any(|m| accepted.contains(m)) {
+            Some(Refusal::NoCommonMint)
+        } else if self.endpoint(tor_up).is_none() {
+            Some(Refusal::BadEndpoint { reason: "its only endpoints are onion addresses, and Tor is off".into() })
+        } else {
+            None
+        }
     }
 
     /// The price of `model`, matched by id with or without its `vendor/` prefix.
@@ -127,11 +144,14 @@ impl ModelEntry {
     }
 }
 
+/// A probe's answer: the provider, or why it is not used (kept, so a cached failure still explains itself).
+type ProbeResult = Result<ProbedProvider, Refusal>;
+
 /// Probe results per provider key, with their age, and what paying each provider taught.
 pub(super) struct ProbeCache {
     ttl: Duration,
     policy: AddressPolicy,
-    entries: Mutex<HashMap<String, (Instant, Option<ProbedProvider>)>>,
+    entries: Mutex<HashMap<String, (Instant, ProbeResult)>>,
     /// Providers that asked for more than their advertisement allows: skipped until the entry is this old.
     broken: Mutex<HashMap<String, Instant>>,
     /// How much more than our estimate a provider's 402 asked for (a ratio ≤ `MAX_REPRICE_FACTOR`), so later
@@ -184,32 +204,29 @@ impl ProbeCache {
         }
     }
 
-    /// The providers that answered their probe, probing only those not in the cache.
+    /// The providers that answered their probe, probing only those not in the cache. Each one that did not is
+    /// marked refused in `report`, with why.
     pub(super) async fn probe_all(
         &self,
         announcements: &[Announcement],
         clearnet: &OutboundClient,
         tor: Option<&OutboundClient>,
         tor_up: bool,
+        report: &mut DiscoveryReport,
     ) -> Vec<ProbedProvider> {
         let mut out = Vec::new();
         for a in announcements {
             let key = format!("{}:{}", a.pubkey, a.d);
             if self.is_broken(&key) {
-                tracing::info!(provider = %a.pubkey, "provider skipped: it broke its advertised price");
+                let reason = "it asked for more than its advertised price allows, so it is skipped for now".into();
+                report.refuse(&a.pubkey, &a.d, Refusal::ProbeFailed { reason });
                 continue;
             }
             let cached = self.entries.lock().unwrap_or_else(|p| p.into_inner()).get(&key).cloned();
             let result = match cached {
                 Some((at, result)) if at.elapsed() < self.ttl => result,
                 _ => {
-                    let result = match self.probe(a, clearnet, tor, tor_up).await {
-                        Ok(p) => Some(p),
-                        Err(reason) => {
-                            tracing::info!(provider = %a.pubkey, %reason, "provider skipped");
-                            None
-                        }
-                    };
+                    let result = self.probe(a, clearnet, tor, tor_up).await;
                     self.entries
                         .lock()
                         .unwrap_or_else(|p| p.into_inner())
@@ -217,7 +234,10 @@ impl ProbeCache {
                     result
                 }
             };
-            out.extend(result);
+            match result {
+                Ok(provider) => out.push(provider),
+                Err(why) => report.refuse(&a.pubkey, &a.d, why),
+            }
         }
         out
     }
@@ -228,13 +248,15 @@ impl ProbeCache {
         clearnet: &OutboundClient,
         tor: Option<&OutboundClient>,
         tor_up: bool,
-    ) -> Result<ProbedProvider, String> {
+    ) -> Result<ProbedProvider, Refusal> {
         let mut usable = Vec::new();
+        let mut refused = Vec::new();
         for endpoint in &a.endpoints {
             match guard::check_endpoint(endpoint, self.policy, tor_up).await {
                 Ok(()) => usable.push(endpoint.clone()),
-                Err(refused) => {
-                    tracing::info!(provider = %a.pubkey, endpoint = %endpoint, %refused, "endpoint refused")
+                Err(why) => {
+                    tracing::info!(provider = %a.pubkey, endpoint = %endpoint, %why, "endpoint refused");
+                    refused.push(format!("{endpoint}: {why}"));
                 }
             }
         }
@@ -246,10 +268,18 @@ impl ProbeCache {
             mints: a.mints.clone(),
             models: HashMap::new(),
         };
-        let (base, onion) = draft.endpoint(tor_up).ok_or("no usable endpoint")?;
-        let client = if onion { tor.ok_or("onion endpoint without Tor")? } else { clearnet };
-        let info: Info = get_json(client, &base, "v1/info").await?;
-        let models: Models = get_json(client, &base, "v1/models").await?;
+        let Some((base, onion)) = draft.endpoint(tor_up) else {
+            let reason = if refused.is_empty() {
+                "its only endpoints are onion addresses, and Tor is off".to_owned()
+            } else {
+                refused.join("; ")
+            };
+            return Err(Refusal::BadEndpoint { reason });
+        };
+        let failed = |reason: String| Refusal::ProbeFailed { reason };
+        let client = if onion { tor.ok_or_else(|| failed("onion endpoint without Tor".into()))? } else { clearnet };
+        let info: Info = get_json(client, &base, "v1/info").await.map_err(failed)?;
+        let models: Models = get_json(client, &base, "v1/models").await.map_err(failed)?;
         let prices: HashMap<String, ModelPrice> = models
             .data
             .into_iter()
@@ -257,7 +287,7 @@ impl ProbeCache {
             .filter_map(ModelEntry::priced)
             .collect();
         if prices.is_empty() {
-            return Err("it lists no model with sats pricing".into());
+            return Err(Refusal::NoModel { model: "any model".into() });
         }
         let mints = if info.mints.is_empty() { draft.mints.clone() } else { info.mints };
         let name = if info.name.trim().is_empty() { draft.name.clone() } else { info.name.chars().take(80).collect() };
