@@ -3,5 +3,6 @@
 mod assistant;
 mod budget;
 mod node_client;
+mod node_shapes;
 mod routstr;
 mod support;
