@@ -4,5 +4,6 @@ mod assistant;
 mod budget;
 mod discovery;
 mod node_client;
+mod node_shapes;
 mod routstr;
 mod support;

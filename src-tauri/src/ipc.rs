@@ -2,7 +2,7 @@
 //! in the core never silently changes what a window receives, and the chat window never gets a field it must not
 //! have (it never sees a confirmation's id or hash).
 
-use aiui_core::agent::{Event, StopReason};
+use aiui_core::agent::{Event, NodeMints, StopReason};
 use aiui_core::backends::{BackendId, Message};
 use aiui_core::budget::BudgetReport;
 use aiui_core::gate::ConfirmRequest;
@@ -248,6 +248,16 @@ pub struct AllowanceView {
     pub renews_at_ms: Option<i64>,
     /// E.g. "Paid help (Routstr) is off: the wallet could not be opened".
     pub notices: Vec<String>,
+    /// The mints the node listed at the last turn that read them (URL and unit).
+    pub node_mints: Vec<MintView>,
+    /// Set when the last turn could not read the node's mint list: paid help was off, and why.
+    pub paid_off: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MintView {
+    pub url: String,
+    pub unit: String,
 }
 
 impl AllowanceView {
@@ -260,7 +270,21 @@ impl AllowanceView {
             remaining_sats: report.remaining_sats,
             renews_at_ms: report.renews_at_ms,
             notices,
+            node_mints: Vec::new(),
+            paid_off: None,
         }
+    }
+
+    /// Adds what the node's mint list said at the last turn that read it.
+    pub fn with_node_mints(mut self, mints: Option<NodeMints>) -> Self {
+        match mints {
+            Some(NodeMints::Listed(mints)) => {
+                self.node_mints = mints.into_iter().map(|m| MintView { url: m.url, unit: m.unit }).collect();
+            }
+            Some(NodeMints::Unreadable(why)) => self.paid_off = Some(why),
+            None => {}
+        }
+        self
     }
 }
 

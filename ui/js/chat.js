@@ -145,6 +145,12 @@ async function refreshAllowance() {
     ? 'never (one-off)'
     : `${a.period}${a.renews_at_ms ? `, next ${new Date(a.renews_at_ms).toLocaleString()}` : ''}`;
   $('allowance').dataset.allowance = String(a.allowance_sats);
+  // What the node's mint list said at the last turn: the mints paid help may use, or why it was off.
+  const mints = $('allowance-mints');
+  const listed = (a.node_mints || []).map((m) => `${m.url} (${m.unit})`);
+  mints.textContent = a.paid_off || (listed.length ? `Node mints: ${listed.join(', ')}` : '');
+  mints.classList.toggle('warn', Boolean(a.paid_off));
+  mints.hidden = a.allowance_sats === 0 || !mints.textContent;
   for (const notice of a.notices) {
     if (shownNotices.has(notice)) continue;
     shownNotices.add(notice);
@@ -228,7 +234,8 @@ async function refreshApps() {
     }));
   } catch (error) {
     const li = document.createElement('li');
-    li.textContent = error.code === 'not_paired' ? 'No node paired' : 'Node not reachable';
+    // The node's own words (unreachable, or an answer that could not be read), as text.
+    li.textContent = error.code === 'not_paired' ? 'No node paired' : `The apps could not be read: ${error.message}`;
     ul.replaceChildren(li);
   }
 }

@@ -38,7 +38,13 @@ function bar(fraction, label) {
     'aria-valuenow': String(Math.round((Number(fraction) || 0) * 100)) }, fill);
 }
 
-const gb = (bytes) => `${(Number(bytes) / 1e9).toFixed(1)} GB`;
+// A node may leave any of these out (its shapes drift); what it did not send shows as unknown, never as 0.
+const UNKNOWN = 'unknown';
+const known = (value, show = String) => (value == null ? UNKNOWN : show(value));
+const gb = (bytes) => known(bytes, (b) => `${(Number(b) / 1e9).toFixed(1)} GB`);
+const yesNo = (flag) => known(flag, (f) => (f ? 'yes' : 'no'));
+const progressOf = (info) => info.verificationprogress
+  ?? (info.headers ? Math.min(1, Number(info.blocks) / Number(info.headers)) : null);
 
 const RENDERERS = {
   package_list: (s) => card('Apps on the node', table(['App', 'Version', 'State'],
@@ -49,24 +55,25 @@ const RENDERERS = {
     ...(p.health ? [['Health', p.health]] : []),
   ])),
   log_tail: (s) => card(`Log: ${s.app}`, el('pre', { class: 'mono', tabindex: '0' }, (s.lines || []).join('\n'))),
-  bitcoin_sync: ({ info }) => card('Bitcoin sync', bar(info.verificationprogress, 'Verification progress'), kv([
-    ['Progress', `${(Number(info.verificationprogress) * 100).toFixed(2)} %`],
-    ['Blocks', `${info.blocks} of ${info.headers}`], ['Chain', info.chain],
-    ['Initial download', info.initialblockdownload ? 'yes' : 'no'], ['On disk', gb(info.size_on_disk)],
+  bitcoin_sync: ({ info }) => card('Bitcoin sync', bar(progressOf(info), 'Verification progress'), kv([
+    ['Progress', known(progressOf(info), (p) => `${(Number(p) * 100).toFixed(2)} %`)],
+    ['Blocks', `${info.blocks} of ${known(info.headers)}`], ['Chain', info.chain],
+    ['Initial download', yesNo(info.initialblockdownload)], ['On disk', gb(info.size_on_disk)],
   ])),
   lightning_info: ({ info }) => card('Lightning (LND)', kv([
-    ['Alias', info.alias], ['Active channels', String(info.num_active_channels)], ['Peers', String(info.num_peers)],
-    ['Synced to chain', info.synced_to_chain ? 'yes' : 'no'], ['Block height', String(info.block_height)],
+    ['Alias', known(info.alias)], ['Active channels', known(info.num_active_channels)],
+    ['Peers', known(info.num_peers)], ['Synced to chain', yesNo(info.synced_to_chain)],
+    ['Block height', known(info.block_height)],
   ])),
   system_stats: ({ stats }) => card('System', kv([
-    ['CPU', `${Number(stats.cpu_percent).toFixed(0)} %`],
+    ['CPU', known(stats.cpu_percent, (c) => `${Number(c).toFixed(0)} %`)],
     ['Memory', `${gb(stats.mem_used)} of ${gb(stats.mem_total)}`],
     ['Disk', `${gb(stats.disk_used)} of ${gb(stats.disk_total)}`],
     ...(stats.temperature_c != null ? [['Temperature', `${stats.temperature_c} °C`]] : []),
-    ['Uptime', `${Math.floor(Number(stats.uptime_s) / 3600)} h`],
-  ]), bar(Number(stats.disk_used) / Number(stats.disk_total), 'Disk used')),
+    ['Uptime', known(stats.uptime_s, (s) => `${Math.floor(Number(s) / 3600)} h`)],
+  ]), bar(stats.disk_total ? Number(stats.disk_used) / Number(stats.disk_total) : 0, 'Disk used')),
   mint_list: (s) => card('Cashu mints', table(['Mint', 'Unit', 'Trusted'],
-    (s.mints || []).map((m) => [m.url, m.unit, m.trusted ? 'yes' : 'no']))),
+    (s.mints || []).map((m) => [m.url, m.unit, m.trusted == null ? 'not stated' : yesNo(m.trusted)]))),
   action_receipt: (s) => card('Action done', kv([
     ['App', s.app], ['Action', s.tool], ['Node method', el('code', {}, s.rpc_method)], ['Outcome', s.outcome],
     ['Confirmation', el('code', {}, String(s.request_id).slice(0, 12))],

@@ -115,5 +115,6 @@ pub fn request_trusted_window<R: Runtime>(app: AppHandle<R>) -> Result<(), Comma
 /// The allowance, read only: what the meter shows. Nothing here changes it; that is the trusted window's.
 #[tauri::command]
 pub fn allowance_get(shell: State<'_, Shell>) -> AllowanceView {
-    AllowanceView::new(&shell.budget().get(), shell.notices())
+    let mints = shell.agent().and_then(|agent| agent.node_mints());
+    AllowanceView::new(&shell.budget().get(), shell.notices()).with_node_mints(mints)
 }

@@ -19,6 +19,15 @@ pub struct Args {
     /// the fingerprint and asks you to confirm it.
     #[arg(long, value_name = "SHA256")]
     pub fingerprint: Option<Fingerprint>,
+    /// Check the node against AIUI's adapter table: call every read method once and report, per method, whether
+    /// it answered, whether its shape matched, and which fields were missing, extra, renamed or of another type,
+    /// with a redacted sample. Reads only; nothing on the node changes. Send the output to correct the adapter.
+    #[arg(long)]
+    pub contract: bool,
+    /// The app `container-status` and `container-logs` are asked about in `--contract` (default: the first
+    /// running app).
+    #[arg(long, value_name = "ID", requires = "contract")]
+    pub app: Option<String>,
 }
 
 /// The environment variables doctor reads secrets from, so they never appear on a command line.
@@ -36,7 +45,11 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     };
     let password = read_password()?;
     let credentials = Credentials { password, totp: Some(Arc::new(read_totp)) };
-    report(NodeConfig { pin, ..NodeConfig::new(args.node) }, credentials).await
+    let config = NodeConfig { pin, ..NodeConfig::new(args.node) };
+    if args.contract {
+        return crate::contract::run(config, credentials, args.app.as_deref()).await;
+    }
+    report(config, credentials).await
 }
 
 /// Logs in with `config` and prints health, packages, sync and certificate. Shared with `demo`.
@@ -67,11 +80,11 @@ pub async fn report(config: NodeConfig, credentials: Credentials) -> anyhow::Res
     }
     match client.bitcoin_info().await {
         Ok(info) => println!(
-            "Bitcoin   {} block {} of {} ({:.2}% verified)",
+            "Bitcoin   {} block {} of {} ({} verified)",
             info.chain,
             info.blocks,
-            info.headers,
-            info.verificationprogress * 100.0
+            info.headers.map_or_else(|| "?".to_owned(), |h| h.to_string()),
+            info.progress().map_or_else(|| "?".to_owned(), |p| format!("{:.2}%", p * 100.0))
         ),
         Err(e) => println!("Bitcoin   unavailable: {e}"),
     }

@@ -5,6 +5,7 @@
 
 mod budget;
 mod chat;
+mod contract;
 mod demo;
 mod doctor;
 mod providers;
@@ -25,7 +26,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Check that AIUI can reach and log in to a node, and summarise its state.
+    /// Check that AIUI can reach and log in to a node, and summarise its state. With --contract, check every
+    /// read method's answer against AIUI's adapter table instead.
     ///
     /// The password is read from AIUI_NODE_PASSWORD or asked for on the terminal; it is never an argument, so it
     /// does not show in `ps`. If the node asks for a TOTP code, it is read from AIUI_NODE_TOTP or asked for.

@@ -29,35 +29,41 @@ pub fn surface(surface: &Surface) -> String {
             out
         }
         Surface::BitcoinSync { info } => format!(
-            "Bitcoin ({}) block {} of {} · {:.2}% verified · {}\n",
+            "Bitcoin ({}) block {} of {} · {} verified · {}\n",
             info.chain,
             info.blocks,
-            info.headers,
-            info.verificationprogress * 100.0,
-            if info.initialblockdownload { "syncing" } else { "synced" }
+            known(info.headers),
+            info.progress().map_or_else(|| UNKNOWN.to_owned(), |p| format!("{:.2}%", p * 100.0)),
+            match info.initialblockdownload {
+                Some(true) => "syncing",
+                Some(false) => "synced",
+                None => "sync state unknown",
+            }
         ),
         Surface::LightningInfo { info } => format!(
             "Lightning {} · {} active channels · {} peers · {} at block {}\n",
-            info.alias,
-            info.num_active_channels,
-            info.num_peers,
-            if info.synced_to_chain { "synced" } else { "not synced" },
-            info.block_height
+            info.alias.as_deref().unwrap_or(UNKNOWN),
+            known(info.num_active_channels),
+            known(info.num_peers),
+            match info.synced_to_chain {
+                Some(true) => "synced",
+                Some(false) => "not synced",
+                None => "sync state unknown",
+            },
+            known(info.block_height)
         ),
         Surface::SystemStats { stats } => format!(
-            "CPU {:.0}% · memory {} of {} · disk {} of {} · up {} h\n",
-            stats.cpu_percent,
+            "CPU {} · memory {} of {} · disk {} of {} · up {}\n",
+            stats.cpu_percent.map_or_else(|| UNKNOWN.to_owned(), |c| format!("{c:.0}%")),
             gib(stats.mem_used),
             gib(stats.mem_total),
             gib(stats.disk_used),
             gib(stats.disk_total),
-            stats.uptime_s / 3600
+            stats.uptime_s.map_or_else(|| UNKNOWN.to_owned(), |s| format!("{} h", s / 3600))
         ),
         Surface::MintList { mints } => {
-            let rows: Vec<[String; 3]> = mints
-                .iter()
-                .map(|m| [m.url.clone(), m.unit.clone(), if m.trusted { "yes" } else { "no" }.into()])
-                .collect();
+            let rows: Vec<[String; 3]> =
+                mints.iter().map(|m| [m.url.clone(), m.unit.clone(), trusted(m.trusted).into()]).collect();
             table(["mint", "unit", "trusted"], &rows)
         }
         Surface::ActionReceipt { app, rpc_method, outcome, .. } => format!("✓ {rpc_method} {app}: {outcome}\n"),
@@ -89,8 +95,24 @@ fn word<T: serde::Serialize>(value: &T) -> String {
     }
 }
 
-fn gib(bytes: u64) -> String {
-    format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
+/// What the terminal shows for a figure the node did not send.
+const UNKNOWN: &str = "?";
+
+fn known<T: std::fmt::Display>(value: Option<T>) -> String {
+    value.map_or_else(|| UNKNOWN.to_owned(), |v| v.to_string())
+}
+
+/// Whether the node trusts a mint, or that it did not say.
+pub fn trusted(flag: Option<bool>) -> &'static str {
+    match flag {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "not stated",
+    }
+}
+
+fn gib(bytes: Option<u64>) -> String {
+    bytes.map_or_else(|| UNKNOWN.to_owned(), |b| format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64))
 }
 
 fn table<const N: usize>(header: [&str; N], rows: &[[String; N]]) -> String {

@@ -75,6 +75,43 @@ async fn doctor_explains_each_failure_and_exits_non_zero() {
     assert!(!node.calls().is_empty());
 }
 
+/// `doctor --contract` reports per method against a normal, a minimal and a broken node, and changes nothing.
+#[tokio::test(flavor = "multi_thread")]
+async fn doctor_contract_reports_each_read_method_per_shape_mode() {
+    let (node, _dir) = devnode(false).await;
+    let url = node.url();
+    let contract = |url: String| {
+        tokio::task::spawn_blocking(move || aiui_cli(&["doctor", "--node", &url, "--contract"], Some(PASSWORD)))
+    };
+    let out = contract(url.clone()).await.unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{}", text(&out.stderr));
+    for method in
+        ["package.list", "container-status", "container-logs", "bitcoin.getinfo", "lnd.getinfo", "system.stats"]
+    {
+        assert!(stdout.contains(&format!("\n{method} [")), "{method} missing from:\n{stdout}");
+    }
+    assert!(stdout.contains("Summary   7 match, 0 readable with drift"), "{stdout}");
+
+    node.set_shapes(archy_devnode::Shapes::Minimal);
+    let out = contract(url.clone()).await.unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{}", text(&out.stderr));
+    assert!(stdout.contains("Summary   4 match, 3 readable with drift, 0 not readable"), "{stdout}");
+    assert!(stdout.contains("shape     matches, without its optional fields"), "{stdout}");
+    assert!(stdout.contains("missing   title (in 9 of 9), version (in 9 of 9)"), "{stdout}");
+    assert!(stdout.contains("missing   unit (in 2 of 2)"), "{stdout}");
+
+    node.set_shapes(archy_devnode::Shapes::Broken);
+    let out = contract(url).await.unwrap();
+    let all = text(&out.stdout) + &text(&out.stderr);
+    assert!(!out.status.success(), "{all}");
+    assert!(all.contains("shape     NOT READABLE: `packages` should be a list, got text"), "{all}");
+    assert!(!all.contains(PASSWORD));
+    let calls = node.calls();
+    assert!(calls.iter().all(|m| m.starts_with("auth.") || !m.contains("start") && !m.contains("stop")), "{calls:?}");
+}
+
 #[test]
 fn demo_once_runs_the_checks_against_its_own_node() {
     let out = aiui_cli(&["demo", "--once"], None);

@@ -42,6 +42,8 @@ pub struct DevNodeConfig {
     pub login_failures_per_minute: u32,
     pub mints: Vec<MintConfig>,
     pub faults: Faults,
+    /// The shape read methods answer in (full, minimal or broken).
+    pub shapes: crate::Shapes,
 }
 
 impl DevNodeConfig {
@@ -56,6 +58,7 @@ impl DevNodeConfig {
             login_failures_per_minute: 5,
             mints: default_mints(),
             faults: Faults::default(),
+            shapes: crate::Shapes::Full,
         }
     }
 }
@@ -80,6 +83,7 @@ impl fmt::Debug for DevNodeConfig {
             .field("login_failures_per_minute", &self.login_failures_per_minute)
             .field("mints", &self.mints)
             .field("faults", &self.faults)
+            .field("shapes", &self.shapes)
             .finish()
     }
 }

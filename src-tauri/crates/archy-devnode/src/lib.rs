@@ -13,6 +13,7 @@ mod faults;
 mod packages;
 mod ratelimit;
 mod rpc;
+mod shapes;
 mod state;
 mod system;
 mod time;
@@ -28,6 +29,7 @@ use axum_server::tls_rustls::RustlsConfig;
 use tokio::task::JoinHandle;
 
 pub use crate::config::{DevNodeConfig, Faults, MintConfig};
+pub use crate::shapes::Shapes;
 use crate::state::{NodeState, lock};
 
 /// How long open connections get to finish when the node shuts down, before they are cut.
@@ -107,6 +109,11 @@ impl RunningDevNode {
     /// Replaces the fault knobs; the deterministic failure pattern restarts from its first call.
     pub fn set_faults(&self, faults: Faults) {
         lock(&self.node.faults).set(faults);
+    }
+
+    /// Switches the shape every read method answers in, from the next call on.
+    pub fn set_shapes(&self, shapes: Shapes) {
+        *lock(&self.node.shapes) = shapes;
     }
 
     /// Makes every current session (pending or full) invalid at once, as if its TTL had passed.

@@ -65,6 +65,12 @@ struct Args {
     /// (0.5 fails every second call).
     #[arg(long, value_name = "SHARE", default_value_t = 0.0, value_parser = parse_share)]
     error_share: f64,
+
+    /// The shape read methods answer in: `full` (every field), `minimal` (only what a client cannot do without,
+    /// as a real node might) or `broken` (answers no client can read; actions still happen but answer
+    /// `{"queued": true}`).
+    #[arg(long, value_name = "SET", default_value = "full")]
+    shapes: archy_devnode::Shapes,
 }
 
 fn parse_share(s: &str) -> Result<f64, String> {
@@ -94,6 +100,7 @@ async fn main() -> anyhow::Result<()> {
             args.mints.iter().map(|url| MintConfig { url: url.clone(), unit: "sat".into(), trusted: true }).collect();
     }
     config.faults = Faults { latency: Duration::from_millis(args.latency_ms), error_share: args.error_share };
+    config.shapes = args.shapes;
 
     let node = archy_devnode::spawn(config, args.listen).await.context("archy-devnode could not start")?;
     print_banner(&node, &args, generated.then_some(password.as_str()));
@@ -113,6 +120,9 @@ fn print_banner(node: &RunningDevNode, args: &Args, generated_password: Option<&
             println!("  password      {pw}   (generated for this run; set ARCHY_DEVNODE_PASSWORD to choose one)")
         }
         None => println!("  password      the password you set"),
+    }
+    if args.shapes != archy_devnode::Shapes::Full {
+        println!("  shapes        {:?}: read methods answer in drifted shapes", args.shapes);
     }
     if args.totp_secret.is_some() {
         println!("  TOTP          on: after the password, send a 6-digit code from the secret you set");

@@ -19,7 +19,7 @@ use crate::backends::{BackendError, BackendId, ChatRequest, Message, ToolCall, T
 use crate::budget::{BudgetStore, PaymentPolicy};
 use crate::egress::{KnownSecret, Screen};
 use crate::gate::{Gate, Proposal, Verdict};
-use crate::node::NodeClient;
+use crate::node::{Mint, NodeClient, NodeError};
 use crate::store::{ConversationId, Store, StoreError};
 use crate::tools::{self, Grants, Registry, ToolError, ValidatedCall, summary};
 
@@ -81,6 +81,16 @@ pub struct Agent {
     known_secrets: Vec<KnownSecret>,
     /// One screen per conversation, so an onion address gets the same placeholder in every turn.
     screens: Mutex<HashMap<ConversationId, Screen>>,
+    /// What the node's mint list said the last time a turn read it, for the allowance meter.
+    node_mints: Mutex<Option<NodeMints>>,
+}
+
+/// The node's `streaming.list-mints` as the last turn with an allowance read it. The allowance meter shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NodeMints {
+    Listed(Vec<Mint>),
+    /// Paid help was off for that turn; the text says why, for the owner.
+    Unreadable(String),
 }
 
 impl std::fmt::Debug for Agent {
@@ -113,6 +123,7 @@ impl Agent {
             budget: None,
             known_secrets,
             screens: Mutex::new(HashMap::new()),
+            node_mints: Mutex::new(None),
         }
     }
 
@@ -123,23 +134,32 @@ impl Agent {
         self
     }
 
+    /// What the node's mint list said at the last turn that read it (`None` before one has).
+    pub fn node_mints(&self) -> Option<NodeMints> {
+        self.node_mints.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
     /// The turn's payment policy: the operator's allowance, with accepted mints limited to those the node lists.
-    async fn payment_policy(&self) -> PaymentPolicy {
-        let Some(budget) = &self.budget else { return PaymentPolicy::nothing() };
+    /// When the list cannot be read, paid help is off for the turn and the notice says why.
+    async fn payment_policy(&self) -> (PaymentPolicy, Option<String>) {
+        let Some(budget) = &self.budget else { return (PaymentPolicy::nothing(), None) };
         let policy = budget.payment_policy();
         if !policy.allows_paid() {
-            return policy;
+            return (policy, None);
         }
-        match self.node.list_mints().await {
+        let (policy, status, notice) = match self.node.list_mints().await {
             Ok(mints) => {
-                let listed: Vec<String> = mints.into_iter().map(|m| m.url).collect();
-                policy.restricted_to(&listed)
+                let listed: Vec<String> = mints.iter().map(|m| m.url.clone()).collect();
+                (policy.restricted_to(&listed), NodeMints::Listed(mints), None)
             }
             Err(e) => {
                 tracing::warn!(error = %e, "the node's mint list could not be read; paid legs are off for this turn");
-                policy.restricted_to(&[])
+                let why = format!("Paid help is off for this turn: the node's mint list could not be read ({e}).");
+                (policy.restricted_to(&[]), NodeMints::Unreadable(why.clone()), Some(why))
             }
-        }
+        };
+        *self.node_mints.lock().unwrap_or_else(|p| p.into_inner()) = Some(status);
+        (policy, notice)
     }
 
     /// Runs one turn for the owner's `text` in `conversation`, sending events as it goes.
@@ -150,7 +170,11 @@ impl Agent {
         events: &UnboundedSender<Event>,
     ) -> Result<TurnOutcome, AgentError> {
         let config = self.config.read().unwrap_or_else(|p| p.into_inner()).clone();
-        let context = TurnContext { policy: self.payment_policy().await };
+        let (policy, mut policy_notice) = self.payment_policy().await;
+        if let Some(text) = &policy_notice {
+            emit(events, Event::Notice { text: text.clone() });
+        }
+        let context = TurnContext { policy };
         let mut history = self.store.load(conversation)?.messages();
         let user = Message::User { text: text.to_owned() };
         history.push(user.clone());
@@ -172,6 +196,9 @@ impl Agent {
             if !user_stored {
                 self.store.append_message(conversation, &user, None)?;
                 user_stored = true;
+                if let Some(text) = policy_notice.take() {
+                    self.store.append_notice(conversation, &text)?;
+                }
             }
             for notice in &turn.notices {
                 self.store.append_notice(conversation, notice)?;
@@ -320,7 +347,7 @@ impl Agent {
         };
         let mut request_id = None;
         if validated.tool.class.needs_confirmation() {
-            match self.confirm(&validated, backend, events).await {
+            match self.confirm(conversation, &validated, backend, events).await {
                 Ok(id) => request_id = Some(id),
                 Err((reason, message)) => return Ok((result(DENIED_RESULT.into(), true), Some((reason, message)))),
             }
@@ -337,24 +364,55 @@ impl Agent {
                 let surface = serde_json::to_value(&output.surface).unwrap_or(Value::Null);
                 self.store.append_surface(conversation, Some(&call.id), &surface)?;
                 emit(events, Event::Surface { call_id: call.id.clone(), surface: output.surface });
+                for note in output.notes {
+                    self.notice(conversation, events, note)?;
+                }
                 Ok((result(output.content, false), None))
             }
-            Err(e) => Ok((result(format!("The node answered with an error: {e}"), true), None)),
+            Err(e) => {
+                // The owner sees the failure too, not only the model: a model may shrug it off.
+                let rpc = validated.tool.method.spec().rpc_name;
+                let text = if validated.tool.class.needs_confirmation() {
+                    format!("`{rpc}` did not report success: {e}.")
+                } else {
+                    format!("Could not read `{rpc}` from the node: {e}.")
+                };
+                self.notice(conversation, events, text)?;
+                Ok((result(format!("The node answered with an error: {e}"), true), None))
+            }
         }
+    }
+
+    /// A notice for the owner: stored with the conversation and sent to the shells.
+    fn notice(
+        &self,
+        conversation: &ConversationId,
+        events: &UnboundedSender<Event>,
+        text: String,
+    ) -> Result<(), AgentError> {
+        self.store.append_notice(conversation, &text)?;
+        emit(events, Event::Notice { text });
+        Ok(())
     }
 
     /// Opens a confirmation and waits for the owner. `Ok(request id)` only on approval.
     async fn confirm(
         &self,
+        conversation: &ConversationId,
         call: &ValidatedCall<'_>,
         backend: &BackendId,
         events: &UnboundedSender<Event>,
     ) -> Result<String, (StopReason, String)> {
         let app = call.app().unwrap_or_default();
         let version = call.arguments.get("version").and_then(Value::as_str);
-        // The summary is the host's, from the node's own state; a failure to read it only makes it shorter.
-        let packages = self.node.list_packages().await.unwrap_or_default();
-        let summary = summary::action_summary(call.tool.method, app, version, &packages);
+        // The summary is the host's, from the node's own state; a failure to read it says so rather than guess.
+        let packages = self.node.list_packages().await;
+        if let Err(e) = &packages
+            && let Err(store) = self.notice(conversation, events, package_list_failed(e))
+        {
+            tracing::error!(error = %store, "a notice could not be stored");
+        }
+        let summary = summary::action_summary(call.tool.method, app, version, packages.as_deref().ok());
         let proposal = Proposal {
             tool: call.tool.name.to_owned(),
             rpc_method: call.tool.method.spec().rpc_name.to_owned(),
@@ -399,6 +457,10 @@ fn reveal_strings(screen: &Screen, value: &mut Value) {
         Value::Object(map) => map.values_mut().for_each(|v| reveal_strings(screen, v)),
         _ => {}
     }
+}
+
+fn package_list_failed(error: &NodeError) -> String {
+    format!("The app's current state is unknown: the node's package list could not be read ({error}).")
 }
 
 fn tool_error_for_model(error: &ToolError) -> String {

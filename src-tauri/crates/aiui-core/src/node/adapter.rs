@@ -7,6 +7,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use super::shape::{Field, Kind, Need, Shape};
+
 /// How sure we are of a method's name and shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -57,33 +59,137 @@ pub struct MethodSpec {
     pub app_param: Option<&'static str>,
     pub effect: Effect,
     pub confidence: Confidence,
+    /// What the answer looks like: a read's lenient shape, or an action's strict acknowledgement.
+    pub result: ResultShape,
+}
+
+/// How a method's answer is read.
+#[derive(Debug, Clone, Copy)]
+pub enum ResultShape {
+    /// Read leniently through this shape (see `node/shape.rs`).
+    Read(&'static Shape),
+    /// Strictly `{"ok": true}` [doc]: an action whose answer cannot be understood is never reported as done.
+    Ack,
 }
 
 /// Every method the client calls. Order is the order tools are offered in.
 pub const METHODS: &[MethodSpec] = &[
-    spec(NodeMethod::PackageList, "package.list", None, Effect::Read, Confidence::Assumed),
-    spec(NodeMethod::ContainerStatus, "container-status", Some("id"), Effect::Read, Confidence::Documented),
-    spec(NodeMethod::ContainerLogs, "container-logs", Some("id"), Effect::Read, Confidence::Documented),
-    spec(NodeMethod::BitcoinInfo, "bitcoin.getinfo", None, Effect::Read, Confidence::Assumed),
-    spec(NodeMethod::LndInfo, "lnd.getinfo", None, Effect::Read, Confidence::Assumed),
-    spec(NodeMethod::SystemStats, "system.stats", None, Effect::Read, Confidence::Assumed),
-    spec(NodeMethod::ListMints, "streaming.list-mints", None, Effect::Read, Confidence::Assumed),
-    spec(NodeMethod::PackageStart, "package.start", Some("id"), Effect::Act, Confidence::Documented),
-    spec(NodeMethod::PackageStop, "package.stop", Some("id"), Effect::Act, Confidence::Documented),
-    spec(NodeMethod::PackageRestart, "package.restart", Some("id"), Effect::Act, Confidence::NameOnly),
-    spec(NodeMethod::PackageInstall, "package.install", Some("id"), Effect::ActHigh, Confidence::Documented),
-    spec(NodeMethod::PackageUninstall, "package.uninstall", Some("id"), Effect::ActHigh, Confidence::Assumed),
+    read(NodeMethod::PackageList, "package.list", None, Confidence::Assumed, &PACKAGE_LIST),
+    read(NodeMethod::ContainerStatus, "container-status", Some("id"), Confidence::Documented, &CONTAINER_STATUS),
+    read(NodeMethod::ContainerLogs, "container-logs", Some("id"), Confidence::Documented, &CONTAINER_LOGS),
+    read(NodeMethod::BitcoinInfo, "bitcoin.getinfo", None, Confidence::Assumed, &BITCOIN_INFO),
+    read(NodeMethod::LndInfo, "lnd.getinfo", None, Confidence::Assumed, &LND_INFO),
+    read(NodeMethod::SystemStats, "system.stats", None, Confidence::Assumed, &SYSTEM_STATS),
+    read(NodeMethod::ListMints, "streaming.list-mints", None, Confidence::Assumed, &MINT_LIST),
+    act(NodeMethod::PackageStart, "package.start", Effect::Act, Confidence::Documented),
+    act(NodeMethod::PackageStop, "package.stop", Effect::Act, Confidence::Documented),
+    act(NodeMethod::PackageRestart, "package.restart", Effect::Act, Confidence::NameOnly),
+    act(NodeMethod::PackageInstall, "package.install", Effect::ActHigh, Confidence::Documented),
+    act(NodeMethod::PackageUninstall, "package.uninstall", Effect::ActHigh, Confidence::Assumed),
 ];
 
-const fn spec(
+const fn read(
     method: NodeMethod,
     rpc_name: &'static str,
     app_param: Option<&'static str>,
-    effect: Effect,
     confidence: Confidence,
+    shape: &'static Shape,
 ) -> MethodSpec {
-    MethodSpec { method, rpc_name, app_param, effect, confidence }
+    MethodSpec { method, rpc_name, app_param, effect: Effect::Read, confidence, result: ResultShape::Read(shape) }
 }
+
+/// Every action names its app as `id` [doc] and answers `{ok}`.
+const fn act(method: NodeMethod, rpc_name: &'static str, effect: Effect, confidence: Confidence) -> MethodSpec {
+    MethodSpec { method, rpc_name, app_param: Some("id"), effect, confidence, result: ResultShape::Ack }
+}
+
+const fn field(name: &'static str, aliases: &'static [&'static str], kind: Kind, need: Need) -> Field {
+    Field { name, aliases, kind, need }
+}
+
+// The result shapes. Only what a feature cannot work without is `Required`; the aliases are names a node was
+// seen or guessed to use instead (case style and `_`/`-` never matter). All of it is [assumed] unless the
+// method's row says [doc], and even then only the field the spec names.
+
+/// `package.list` → `{packages:[{id,title,version,state,health,exit_code?,lan_address?}]}` [assumed].
+pub const PACKAGE_LIST: Shape = Shape::List {
+    key: "packages",
+    aliases: &["apps", "items"],
+    entry: &[
+        field("id", &["app_id", "package_id"], Kind::Text, Need::Required),
+        field("title", &["name", "display_name"], Kind::Text, Need::DefaultFrom("id")),
+        field("version", &["app_version"], Kind::Text, Need::Default("unknown")),
+        field("state", &["status"], Kind::State, Need::Default("unknown")),
+        field("health", &[], Kind::Text, Need::Optional),
+        field("exit_code", &["exit_status"], Kind::Integer, Need::Optional),
+        field("lan_address", &["lan_url", "address"], Kind::Text, Need::Optional),
+    ],
+};
+
+/// `container-status {id}` → `{status, …}` [doc]; the fields past `status` are ours.
+pub const CONTAINER_STATUS: Shape = Shape::Object {
+    fields: &[
+        field("status", &["state"], Kind::State, Need::Required),
+        field("exit_code", &["exit_status"], Kind::Integer, Need::Optional),
+        field("started_at", &["started"], Kind::Text, Need::Optional),
+    ],
+    any_of: false,
+};
+
+/// `container-logs {id, lines}` → `{logs}` [doc]; one string or a list of lines, both taken.
+pub const CONTAINER_LOGS: Shape =
+    Shape::Object { fields: &[field("logs", &["lines", "log"], Kind::Lines, Need::Required)], any_of: false };
+
+/// `bitcoin.getinfo` [assumed], shaped like bitcoind's `getblockchaininfo`. The sync card needs the height.
+pub const BITCOIN_INFO: Shape = Shape::Object {
+    fields: &[
+        field("chain", &["network"], Kind::Text, Need::Default("unknown")),
+        field("blocks", &["block_height", "height"], Kind::Count, Need::Required),
+        field("headers", &["header_height"], Kind::Count, Need::Optional),
+        field("verificationprogress", &["progress", "sync_progress"], Kind::Number, Need::Optional),
+        field("initialblockdownload", &["ibd"], Kind::Flag, Need::Optional),
+        field("size_on_disk", &["disk_size"], Kind::Count, Need::Optional),
+        field("pruned", &[], Kind::Flag, Need::Optional),
+    ],
+    any_of: false,
+};
+
+/// `lnd.getinfo` [assumed]. Any one of its fields is worth showing; an object with none is not LND's answer.
+pub const LND_INFO: Shape = Shape::Object {
+    fields: &[
+        field("alias", &[], Kind::Text, Need::Optional),
+        field("num_active_channels", &["active_channels", "channels"], Kind::Count, Need::Optional),
+        field("num_peers", &["peers"], Kind::Count, Need::Optional),
+        field("synced_to_chain", &["synced"], Kind::Flag, Need::Optional),
+        field("block_height", &["height", "blocks"], Kind::Count, Need::Optional),
+    ],
+    any_of: true,
+};
+
+/// `system.stats` [assumed]. Any one of its fields is worth showing.
+pub const SYSTEM_STATS: Shape = Shape::Object {
+    fields: &[
+        field("cpu_percent", &["cpu", "cpu_usage"], Kind::Number, Need::Optional),
+        field("mem_used", &["memory_used"], Kind::Count, Need::Optional),
+        field("mem_total", &["memory_total"], Kind::Count, Need::Optional),
+        field("disk_used", &[], Kind::Count, Need::Optional),
+        field("disk_total", &[], Kind::Count, Need::Optional),
+        field("temperature_c", &["temperature", "temp"], Kind::Number, Need::Optional),
+        field("uptime_s", &["uptime", "uptime_seconds"], Kind::Count, Need::Optional),
+    ],
+    any_of: true,
+};
+
+/// `streaming.list-mints` → `{mints:[{url,unit,trusted}]}` [assumed shape]. A mint is nothing without its URL.
+pub const MINT_LIST: Shape = Shape::List {
+    key: "mints",
+    aliases: &[],
+    entry: &[
+        field("url", &["mint_url"], Kind::Text, Need::Required),
+        field("unit", &[], Kind::Text, Need::Default("sat")),
+        field("trusted", &[], Kind::Flag, Need::Optional),
+    ],
+};
 
 /// Authentication methods, which are not tools and never reach the assistant.
 pub(crate) const AUTH_LOGIN: &str = "auth.login";
@@ -137,7 +243,7 @@ impl PackageState {
     }
 }
 
-/// `package.list` → `{packages:[…]}` [assumed].
+/// One app from `package.list`. Only `id` is required; see [`PACKAGE_LIST`] for the defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Package {
     pub id: String,
@@ -158,7 +264,7 @@ pub(crate) struct PackageListReply {
     pub packages: Vec<Package>,
 }
 
-/// `container-status {id}` → `{status, …}` [doc]; fields past `status` are ours.
+/// `container-status {id}`, read through [`CONTAINER_STATUS`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ContainerStatus {
     pub status: String,
@@ -168,70 +274,61 @@ pub struct ContainerStatus {
     pub started_at: Option<String>,
 }
 
-/// `container-logs {id, lines}` → `{logs}` [doc]. Whether `logs` is one string or a list of lines was not
-/// published, so both are accepted and normalised to lines.
+/// `container-logs {id, lines}`, read through [`CONTAINER_LOGS`] (always as lines).
 #[derive(Debug, Deserialize)]
 pub(crate) struct LogsReply {
-    pub logs: LogsField,
+    pub logs: Vec<String>,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub(crate) enum LogsField {
-    Lines(Vec<String>),
-    Text(String),
-}
-
-impl LogsField {
-    pub fn into_lines(self) -> Vec<String> {
-        match self {
-            Self::Lines(lines) => lines,
-            Self::Text(text) => text.lines().map(str::to_owned).collect(),
-        }
-    }
-}
-
-/// `bitcoin.getinfo` [assumed], shaped like bitcoind's `getblockchaininfo`.
+/// `bitcoin.getinfo`, read through [`BITCOIN_INFO`]: the height is known, the rest may not be.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BitcoinInfo {
     pub chain: String,
     pub blocks: u64,
-    pub headers: u64,
-    pub verificationprogress: f64,
-    pub initialblockdownload: bool,
-    pub size_on_disk: u64,
-    pub pruned: bool,
+    pub headers: Option<u64>,
+    pub verificationprogress: Option<f64>,
+    pub initialblockdownload: Option<bool>,
+    pub size_on_disk: Option<u64>,
+    pub pruned: Option<bool>,
 }
 
-/// `lnd.getinfo` [assumed].
+impl BitcoinInfo {
+    /// The node's own progress figure, else blocks over headers when both are known.
+    pub fn progress(&self) -> Option<f64> {
+        self.verificationprogress
+            .or_else(|| self.headers.filter(|h| *h > 0).map(|h| (self.blocks as f64 / h as f64).min(1.0)))
+    }
+}
+
+/// `lnd.getinfo`, read through [`LND_INFO`]: any field may be absent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LndInfo {
-    pub alias: String,
-    pub num_active_channels: u32,
-    pub num_peers: u32,
-    pub synced_to_chain: bool,
-    pub block_height: u64,
+    pub alias: Option<String>,
+    pub num_active_channels: Option<u64>,
+    pub num_peers: Option<u64>,
+    pub synced_to_chain: Option<bool>,
+    pub block_height: Option<u64>,
 }
 
-/// `system.stats` [assumed].
+/// `system.stats`, read through [`SYSTEM_STATS`]: any field may be absent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SystemStats {
-    pub cpu_percent: f64,
-    pub mem_used: u64,
-    pub mem_total: u64,
-    pub disk_used: u64,
-    pub disk_total: u64,
-    #[serde(default)]
+    pub cpu_percent: Option<f64>,
+    pub mem_used: Option<u64>,
+    pub mem_total: Option<u64>,
+    pub disk_used: Option<u64>,
+    pub disk_total: Option<u64>,
     pub temperature_c: Option<f64>,
-    pub uptime_s: u64,
+    pub uptime_s: Option<u64>,
 }
 
-/// One mint from `streaming.list-mints` → `{mints:[{url,unit,trusted}]}` [assumed shape].
+/// One mint from `streaming.list-mints`, read through [`MINT_LIST`]. `trusted` is `None` when the node did
+/// not say.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Mint {
     pub url: String,
     pub unit: String,
-    pub trusted: bool,
+    pub trusted: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -280,9 +377,10 @@ mod tests {
     fn unknown_states_survive_and_logs_take_both_shapes() {
         let s: PackageState = serde_json::from_value(json!("backing-up")).unwrap();
         assert_eq!(s, PackageState::Other("backing-up".into()));
-        let r: LogsReply = serde_json::from_value(json!({"logs": "a\nb"})).unwrap();
-        assert_eq!(r.logs.into_lines(), ["a", "b"]);
-        let r: LogsReply = serde_json::from_value(json!({"logs": ["a", "b"]})).unwrap();
-        assert_eq!(r.logs.into_lines(), ["a", "b"]);
+        for answer in [json!({"logs": "a\nb"}), json!({"logs": ["a", "b"]})] {
+            let reading = super::super::shape::read(&CONTAINER_LOGS, &answer).unwrap();
+            let r: LogsReply = serde_json::from_value(reading.canonical).unwrap();
+            assert_eq!(r.logs, ["a", "b"]);
+        }
     }
 }

@@ -5,8 +5,10 @@
 //! timings.
 
 pub mod adapter;
+pub mod contract;
 mod cookies;
 mod error;
+pub mod shape;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,9 +22,10 @@ use url::Url;
 
 pub use adapter::{
     BitcoinInfo, Confidence, ContainerStatus, Effect, Health, LndInfo, METHODS, MethodSpec, Mint, NodeMethod, Package,
-    PackageState, SystemStats,
+    PackageState, ResultShape, SystemStats,
 };
 pub use error::NodeError;
+pub use shape::Drift;
 
 use self::adapter::{AUTH_LOGIN, AUTH_LOGIN_TOTP, AUTH_LOGOUT, CSRF_HEADER};
 use self::cookies::SessionCookies;
@@ -219,62 +222,72 @@ impl NodeClient {
         }
     }
 
-    /// Calls a method from the adapter table and parses its result into `T`.
-    pub async fn call_typed<T: DeserializeOwned>(
+    /// Calls a read method from the adapter table and reads its answer leniently (see [`parse_answer`]).
+    pub(crate) async fn read_typed<T: DeserializeOwned>(
+        &self,
+        method: NodeMethod,
+        app: Option<&str>,
+        extra: Map<String, Value>,
+    ) -> Result<Read<T>, NodeError> {
+        let value = self.call(method.spec().rpc_name, method.params(app, extra)).await?;
+        parse_canonical(method, &value)
+    }
+
+    async fn read_as<T: DeserializeOwned>(
         &self,
         method: NodeMethod,
         app: Option<&str>,
         extra: Map<String, Value>,
     ) -> Result<T, NodeError> {
-        let spec = method.spec();
-        let value = self.call(spec.rpc_name, method.params(app, extra)).await?;
-        serde_json::from_value(value).map_err(|e| NodeError::Protocol {
-            method: spec.rpc_name.to_owned(),
-            detail: format!("unexpected result shape ({e}); the adapter table may need correcting for this node"),
-        })
+        self.read_typed(method, app, extra).await.map(|read| read.value)
     }
 
     pub async fn list_packages(&self) -> Result<Vec<Package>, NodeError> {
-        let reply: adapter::PackageListReply = self.call_typed(NodeMethod::PackageList, None, Map::new()).await?;
+        let reply: adapter::PackageListReply = self.read_as(NodeMethod::PackageList, None, Map::new()).await?;
         Ok(reply.packages)
     }
 
     pub async fn container_status(&self, app: &str) -> Result<ContainerStatus, NodeError> {
-        self.call_typed(NodeMethod::ContainerStatus, Some(app), Map::new()).await
+        self.read_as(NodeMethod::ContainerStatus, Some(app), Map::new()).await
     }
 
     /// The last `lines` log lines of an app, oldest first.
     pub async fn container_logs(&self, app: &str, lines: u32) -> Result<Vec<String>, NodeError> {
         let extra = Map::from_iter([("lines".to_owned(), json!(lines))]);
-        let reply: adapter::LogsReply = self.call_typed(NodeMethod::ContainerLogs, Some(app), extra).await?;
-        Ok(reply.logs.into_lines())
+        let reply: adapter::LogsReply = self.read_as(NodeMethod::ContainerLogs, Some(app), extra).await?;
+        Ok(reply.logs)
     }
 
     /// Starts, stops, restarts, installs or uninstalls an app. The caller (the gate) has already had it approved.
     pub async fn package_action(&self, method: NodeMethod, app: &str) -> Result<(), NodeError> {
-        if method.spec().app_param.is_none() || method.spec().effect == Effect::Read {
-            return Err(NodeError::Protocol {
-                method: method.spec().rpc_name.to_owned(),
-                detail: "not a package action".into(),
-            });
+        self.act(method, app, Map::new()).await
+    }
+
+    /// An action with extra params (an install's version). Only an answer of `{"ok": true}` is success: anything
+    /// else is an error that says to check the app.
+    pub async fn act(&self, method: NodeMethod, app: &str, extra: Map<String, Value>) -> Result<(), NodeError> {
+        let spec = method.spec();
+        if !matches!(spec.result, ResultShape::Ack) || spec.app_param.is_none() {
+            return Err(protocol(spec.rpc_name, "not a package action"));
         }
-        self.call(method.spec().rpc_name, method.params(Some(app), Map::new())).await.map(|_| ())
+        let answer = self.call(spec.rpc_name, method.params(Some(app), extra)).await?;
+        check_ack(spec.rpc_name, &answer)
     }
 
     pub async fn bitcoin_info(&self) -> Result<BitcoinInfo, NodeError> {
-        self.call_typed(NodeMethod::BitcoinInfo, None, Map::new()).await
+        self.read_as(NodeMethod::BitcoinInfo, None, Map::new()).await
     }
 
     pub async fn lnd_info(&self) -> Result<LndInfo, NodeError> {
-        self.call_typed(NodeMethod::LndInfo, None, Map::new()).await
+        self.read_as(NodeMethod::LndInfo, None, Map::new()).await
     }
 
     pub async fn system_stats(&self) -> Result<SystemStats, NodeError> {
-        self.call_typed(NodeMethod::SystemStats, None, Map::new()).await
+        self.read_as(NodeMethod::SystemStats, None, Map::new()).await
     }
 
     pub async fn list_mints(&self) -> Result<Vec<Mint>, NodeError> {
-        let reply: adapter::MintListReply = self.call_typed(NodeMethod::ListMints, None, Map::new()).await?;
+        let reply: adapter::MintListReply = self.read_as(NodeMethod::ListMints, None, Map::new()).await?;
         Ok(reply.mints)
     }
 
@@ -416,6 +429,94 @@ impl NodeClient {
     }
 }
 
+/// A read's value, with what the lenient reader had to forgive (skipped entries are the owner's business).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Read<T> {
+    pub value: T,
+    pub drift: Drift,
+}
+
+/// A read method's answer, typed. Serializes as the bare value.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    Packages(Vec<Package>),
+    ContainerStatus(ContainerStatus),
+    Logs(Vec<String>),
+    Bitcoin(BitcoinInfo),
+    Lightning(LndInfo),
+    System(SystemStats),
+    Mints(Vec<Mint>),
+}
+
+/// Reads a read method's raw `result` through its shape in the adapter table: drift is forgiven where it is
+/// safe, a bad list entry is skipped (and logged), and an answer beyond repair is a `Protocol` error naming the
+/// method and what was wrong. Pure, so fixtures can be read exactly as a live answer is.
+pub fn parse_answer(method: NodeMethod, value: &Value) -> Result<Read<Answer>, NodeError> {
+    fn typed<T: DeserializeOwned>(method: NodeMethod, value: &Value) -> Result<Read<T>, NodeError> {
+        parse_canonical(method, value)
+    }
+    let answer = match method {
+        NodeMethod::PackageList => {
+            typed::<adapter::PackageListReply>(method, value)?.map(|r| Answer::Packages(r.packages))
+        }
+        NodeMethod::ContainerStatus => typed(method, value)?.map(Answer::ContainerStatus),
+        NodeMethod::ContainerLogs => typed::<adapter::LogsReply>(method, value)?.map(|r| Answer::Logs(r.logs)),
+        NodeMethod::BitcoinInfo => typed(method, value)?.map(Answer::Bitcoin),
+        NodeMethod::LndInfo => typed(method, value)?.map(Answer::Lightning),
+        NodeMethod::SystemStats => typed(method, value)?.map(Answer::System),
+        NodeMethod::ListMints => typed::<adapter::MintListReply>(method, value)?.map(|r| Answer::Mints(r.mints)),
+        other => return Err(protocol(other.spec().rpc_name, "an action, not a read")),
+    };
+    Ok(answer)
+}
+
+impl<T> Read<T> {
+    fn map<U>(self, f: impl FnOnce(T) -> U) -> Read<U> {
+        Read { value: f(self.value), drift: self.drift }
+    }
+}
+
+fn parse_canonical<T: DeserializeOwned>(method: NodeMethod, value: &Value) -> Result<Read<T>, NodeError> {
+    let spec = method.spec();
+    let ResultShape::Read(shape) = spec.result else { return Err(protocol(spec.rpc_name, "an action, not a read")) };
+    let reading = shape::read(shape, value).map_err(|why| NodeError::Protocol {
+        method: spec.rpc_name.to_owned(),
+        detail: format!("{why}; the adapter table (node/adapter.rs) may need correcting for this node"),
+    })?;
+    for reason in &reading.drift.skipped {
+        tracing::warn!(method = spec.rpc_name, %reason, "skipped an entry the adapter could not read");
+    }
+    // The canonical value is built from the shape, so a failure here is a mismatch between the shape and the
+    // struct in the adapter table (a test reads every fixture to catch it), not the node's fault.
+    let typed = serde_json::from_value(reading.canonical)
+        .map_err(|e| protocol(spec.rpc_name, &format!("the adapter's shape and type disagree: {e}")))?;
+    Ok(Read { value: typed, drift: reading.drift })
+}
+
+/// An action's answer, strictly: `{"ok": true}` is done, `{"ok": false}` is the node saying no, and anything
+/// else is not understood and never taken for success.
+fn check_ack(method: &str, answer: &Value) -> Result<(), NodeError> {
+    match answer.get("ok") {
+        Some(Value::Bool(true)) => Ok(()),
+        Some(Value::Bool(false)) => Err(NodeError::Rpc {
+            method: method.to_owned(),
+            status: 200,
+            message: answer
+                .get("message")
+                .or_else(|| answer.get("error"))
+                .and_then(Value::as_str)
+                .unwrap_or("the node reported that it did not do it")
+                .to_owned(),
+        }),
+        _ => Err(protocol(
+            method,
+            "it is neither {\"ok\": true} nor {\"ok\": false}, so the action may or may not have happened; \
+             check the app's state before trying again",
+        )),
+    }
+}
+
 enum SendError {
     Status { status: u16, message: String, retry_after: Option<Duration> },
     Node(NodeError),
@@ -468,4 +569,22 @@ fn describe_status(status: StatusCode, body: &[u8]) -> String {
     let text = String::from_utf8_lossy(body);
     let snippet: String = text.chars().take(200).collect();
     if snippet.trim().is_empty() { format!("HTTP {status}") } else { format!("HTTP {status}: {}", snippet.trim()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn an_action_is_done_only_on_ok_true() {
+        assert!(check_ack("package.stop", &json!({"ok": true, "job": 4})).is_ok());
+        let refused = check_ack("package.stop", &json!({"ok": false, "message": "busy"})).unwrap_err();
+        assert!(matches!(refused, NodeError::Rpc { ref message, .. } if message == "busy"), "{refused:?}");
+        for answer in [json!({"queued": true}), json!(true), json!({"ok": "yes"}), json!(null)] {
+            let e = check_ack("package.stop", &answer).unwrap_err().to_string();
+            assert!(e.contains("not understood") && e.contains("check the app's state"), "{answer}: {e}");
+        }
+    }
 }

@@ -4,7 +4,8 @@ use schemars::JsonSchema;
 use serde_json::{Value, json};
 
 use super::{Surface, ValidatedCall};
-use crate::node::{NodeClient, NodeError, NodeMethod};
+use crate::node::adapter::{LogsReply, MintListReply, PackageListReply};
+use crate::node::{Drift, NodeClient, NodeError, NodeMethod};
 
 /// A tool that names one app.
 #[derive(JsonSchema)]
@@ -124,18 +125,20 @@ pub(super) fn catalogue(method: NodeMethod) -> CatalogueEntry {
     CatalogueEntry { name, description, schema }
 }
 
-/// What a tool returned: the text for the model and the card for the owner.
+/// What a tool returned: the text for the model, the card for the owner, and what the owner should know about
+/// the answer (entries of a list the node sent that could not be read).
 #[derive(Debug, Clone)]
 pub struct ToolOutput {
     /// Compact JSON the model reads.
     pub content: String,
     pub surface: Surface,
+    pub notes: Vec<String>,
 }
 
 impl ToolOutput {
-    fn of(surface: Surface) -> Self {
+    fn of(surface: Surface, notes: Vec<String>) -> Self {
         let content = serde_json::to_string(&surface).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-        Self { content, surface }
+        Self { content, surface, notes }
     }
 }
 
@@ -147,15 +150,22 @@ pub async fn execute(
     request_id: Option<&str>,
 ) -> Result<ToolOutput, NodeError> {
     let app = call.app().unwrap_or_default();
-    let surface = match call.tool.method {
-        NodeMethod::PackageList => Surface::PackageList { packages: node.list_packages().await? },
+    let method = call.tool.method;
+    let spec = method.spec();
+    let none = serde_json::Map::new;
+    let (surface, drift) = match method {
+        NodeMethod::PackageList => {
+            let read = node.read_typed::<PackageListReply>(method, None, none()).await?;
+            (Surface::PackageList { packages: read.value.packages }, read.drift)
+        }
+        // `package_status` shows the package's card from the list, which carries more than `container-status`.
         NodeMethod::ContainerStatus => {
-            let packages = node.list_packages().await?;
-            match packages.into_iter().find(|p| p.id == app) {
-                Some(package) => Surface::PackageCard { package },
+            let read = node.read_typed::<PackageListReply>(NodeMethod::PackageList, None, none()).await?;
+            match read.value.packages.into_iter().find(|p| p.id == app) {
+                Some(package) => (Surface::PackageCard { package }, read.drift),
                 None => {
                     return Err(NodeError::Rpc {
-                        method: call.tool.method.spec().rpc_name.into(),
+                        method: spec.rpc_name.into(),
                         status: 404,
                         message: format!("no package `{app}`"),
                     });
@@ -163,41 +173,75 @@ pub async fn execute(
             }
         }
         NodeMethod::ContainerLogs => {
-            let lines = call.arguments.get("lines").and_then(Value::as_u64).unwrap_or(100) as u32;
-            Surface::LogTail { app: app.to_owned(), lines: node.container_logs(app, lines).await? }
+            let lines = call.arguments.get("lines").and_then(Value::as_u64).unwrap_or(100);
+            let extra = serde_json::Map::from_iter([("lines".to_owned(), json!(lines))]);
+            let read = node.read_typed::<LogsReply>(method, Some(app), extra).await?;
+            (Surface::LogTail { app: app.to_owned(), lines: read.value.logs }, read.drift)
         }
-        NodeMethod::BitcoinInfo => Surface::BitcoinSync { info: node.bitcoin_info().await? },
-        NodeMethod::LndInfo => Surface::LightningInfo { info: node.lnd_info().await? },
-        NodeMethod::SystemStats => Surface::SystemStats { stats: node.system_stats().await? },
-        NodeMethod::ListMints => Surface::MintList { mints: node.list_mints().await? },
-        method @ (NodeMethod::PackageStart
+        NodeMethod::BitcoinInfo => {
+            let read = node.read_typed(method, None, none()).await?;
+            (Surface::BitcoinSync { info: read.value }, read.drift)
+        }
+        NodeMethod::LndInfo => {
+            let read = node.read_typed(method, None, none()).await?;
+            (Surface::LightningInfo { info: read.value }, read.drift)
+        }
+        NodeMethod::SystemStats => {
+            let read = node.read_typed(method, None, none()).await?;
+            (Surface::SystemStats { stats: read.value }, read.drift)
+        }
+        NodeMethod::ListMints => {
+            let read = node.read_typed::<MintListReply>(method, None, none()).await?;
+            (Surface::MintList { mints: read.value.mints }, read.drift)
+        }
+        NodeMethod::PackageStart
         | NodeMethod::PackageStop
         | NodeMethod::PackageRestart
         | NodeMethod::PackageInstall
-        | NodeMethod::PackageUninstall) => {
-            let spec = method.spec();
-            let mut extra = serde_json::Map::new();
-            if let Some(version) = call.arguments.get("version") {
-                extra.insert("version".into(), version.clone());
-            }
-            node.call(spec.rpc_name, method.params(Some(app), extra)).await?;
-            let state = node
-                .list_packages()
-                .await
-                .ok()
-                .and_then(|ps| ps.into_iter().find(|p| p.id == app))
-                .map(|p| json!(p.state).as_str().unwrap_or("changed").to_owned());
-            Surface::ActionReceipt {
-                request_id: request_id.unwrap_or_default().to_owned(),
-                tool: call.tool.name.to_owned(),
-                rpc_method: spec.rpc_name.to_owned(),
-                app: app.to_owned(),
-                outcome: match state {
-                    Some(state) => format!("accepted; `{app}` is now {state}"),
-                    None => "accepted".to_owned(),
-                },
-            }
-        }
+        | NodeMethod::PackageUninstall => return act(node, call, request_id).await,
     };
-    Ok(ToolOutput::of(surface))
+    Ok(ToolOutput::of(surface, skipped_notes(method, &drift)))
+}
+
+/// Runs an approved action; only the node's clear `{ok: true}` makes a receipt.
+async fn act(node: &NodeClient, call: &ValidatedCall<'_>, request_id: Option<&str>) -> Result<ToolOutput, NodeError> {
+    let app = call.app().unwrap_or_default();
+    let method = call.tool.method;
+    let spec = method.spec();
+    let mut extra = serde_json::Map::new();
+    if let Some(version) = call.arguments.get("version") {
+        extra.insert("version".into(), version.clone());
+    }
+    node.act(method, app, extra).await?;
+    let state = node
+        .list_packages()
+        .await
+        .ok()
+        .and_then(|ps| ps.into_iter().find(|p| p.id == app))
+        .map(|p| json!(p.state).as_str().unwrap_or("changed").to_owned());
+    let surface = Surface::ActionReceipt {
+        request_id: request_id.unwrap_or_default().to_owned(),
+        tool: call.tool.name.to_owned(),
+        rpc_method: spec.rpc_name.to_owned(),
+        app: app.to_owned(),
+        outcome: match state {
+            Some(state) => format!("accepted; `{app}` is now {state}"),
+            None => "accepted".to_owned(),
+        },
+    };
+    Ok(ToolOutput::of(surface, Vec::new()))
+}
+
+/// One line for the owner when entries of a list were skipped: which method, how many, and why.
+fn skipped_notes(method: NodeMethod, drift: &Drift) -> Vec<String> {
+    if drift.skipped.is_empty() {
+        return Vec::new();
+    }
+    vec![format!(
+        "The node's answer to `{}` had {} of {} entries that could not be read, so they are not shown: {}.",
+        method.spec().rpc_name,
+        drift.skipped.len(),
+        drift.entries,
+        drift.skipped.join("; ")
+    )]
 }

@@ -12,8 +12,9 @@ const DEPENDS_ON: &[(&str, &[&str])] = &[
     ("btcpay", &["bitcoin-knots", "lnd"]),
 ];
 
-/// "Stop app `bitcoin-knots` (running; lnd, electrs depend on it)".
-pub fn action_summary(method: NodeMethod, app: &str, version: Option<&str>, packages: &[Package]) -> String {
+/// "Stop app `bitcoin-knots` (running; lnd, electrs depend on it)". `packages` is `None` when the node's list
+/// could not be read: the summary then says the state is unknown instead of guessing.
+pub fn action_summary(method: NodeMethod, app: &str, version: Option<&str>, packages: Option<&[Package]>) -> String {
     let verb = match method {
         NodeMethod::PackageStart => "Start app",
         NodeMethod::PackageStop => "Stop app",
@@ -26,6 +27,10 @@ pub fn action_summary(method: NodeMethod, app: &str, version: Option<&str>, pack
     if let Some(v) = version {
         facts.push(format!("version {v}"));
     }
+    let Some(packages) = packages else {
+        facts.push("state unknown: the node's package list could not be read".to_owned());
+        return format!("{verb} `{app}` ({})", facts.join("; "));
+    };
     match packages.iter().find(|p| p.id == app) {
         Some(p) => facts.push(state_words(&p.state)),
         None => facts.push("not in the node's package list".to_owned()),
@@ -81,7 +86,7 @@ mod tests {
             pkg("mempool", PackageState::Running),
             pkg("btcpay", PackageState::NotInstalled),
         ];
-        assert_eq!(action_summary(method, app, None, &packages), expect);
+        assert_eq!(action_summary(method, app, None, Some(&packages)), expect);
     }
 
     #[test]
@@ -96,5 +101,9 @@ mod tests {
         check(NodeMethod::PackageStop, "electrs", "Stop app `electrs` (stopped; mempool depends on it)");
         check(NodeMethod::PackageInstall, "btcpay", "Install app `btcpay` (not installed)");
         check(NodeMethod::PackageUninstall, "ghost", "Uninstall app `ghost` (not in the node's package list)");
+        assert_eq!(
+            action_summary(NodeMethod::PackageRestart, "lnd", None, None),
+            "Restart app `lnd` (state unknown: the node's package list could not be read)"
+        );
     }
 }

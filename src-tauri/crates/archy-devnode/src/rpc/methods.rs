@@ -64,7 +64,7 @@ pub(super) fn call(
             return Err(RpcError::new(StatusCode::INTERNAL_SERVER_ERROR, "auth methods are answered elsewhere"));
         }
     };
-    Ok(Reply::new(result))
+    Ok(Reply::new(crate::shapes::reshape(*lock(&node.shapes), method.name(), result)))
 }
 
 fn act(node: &Arc<NodeState>, method: Method, params: &Map<String, Value>, action: Action) -> Result<Value, RpcError> {

@@ -37,6 +37,7 @@ pub(crate) struct NodeState {
     pub limiter: Mutex<LoginLimiter>,
     pub packages: Mutex<Packages>,
     pub faults: Mutex<FaultPattern>,
+    pub shapes: Mutex<crate::Shapes>,
     pub calls: Mutex<Vec<String>>,
     /// Transition tasks in flight. `None` once the node is shutting down, so no new ones start.
     tasks: Mutex<Option<JoinSet<()>>>,
@@ -81,6 +82,7 @@ impl NodeState {
             limiter: Mutex::new(LoginLimiter::new(config.login_failures_per_minute)),
             packages: Mutex::new(packages),
             faults: Mutex::new(FaultPattern::new(config.faults.clone())),
+            shapes: Mutex::new(config.shapes),
             calls: Mutex::new(Vec::new()),
             tasks: Mutex::new(Some(JoinSet::new())),
         })
