@@ -138,7 +138,8 @@ async fn absurd_advertised_prices_drop_the_model_without_touching_the_wallet() {
         let before = p.mint.requests();
         let (_, outcome) = p.h.turn("hello", None).await;
         let message = stopped(&outcome);
-        assert!(message.contains("no Routstr provider serves"), "{prompt} {completion}: {message}");
+        assert!(message.contains("no Routstr provider can be used"), "{prompt} {completion}: {message}");
+        assert!(message.contains("with a sats price"), "the discovery report says why: {message}");
         assert!(p.provider.state.bodies.lock().unwrap().is_empty(), "{prompt} {completion}: paid anyway");
         assert_eq!(p.mint.requests(), before, "{prompt} {completion}: the wallet was touched");
         p.assert_ceiling_and_conservation().await;
