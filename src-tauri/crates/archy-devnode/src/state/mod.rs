@@ -38,6 +38,8 @@ pub(crate) struct NodeState {
     pub packages: Mutex<Packages>,
     pub faults: Mutex<FaultPattern>,
     pub calls: Mutex<Vec<String>>,
+    /// Every call with its params, for tests asserting what reached the node.
+    pub requests: Mutex<Vec<(String, serde_json::Value)>>,
     /// Transition tasks in flight. `None` once the node is shutting down, so no new ones start.
     tasks: Mutex<Option<JoinSet<()>>>,
 }
@@ -82,6 +84,7 @@ impl NodeState {
             packages: Mutex::new(packages),
             faults: Mutex::new(FaultPattern::new(config.faults.clone())),
             calls: Mutex::new(Vec::new()),
+            requests: Mutex::new(Vec::new()),
             tasks: Mutex::new(Some(JoinSet::new())),
         })
     }
