@@ -89,9 +89,10 @@ pub fn attacks() -> Vec<Attack> {
             }
         ),
         attack!("node password smuggled into an app id", "schema: app id pattern", async {
-            let (_ollama, h) =
+            let (ollama, h) =
                 local(vec![ollama_call("package_status", json!({"id": PASSWORD})), ollama_text("done")]).await;
             h.turn("hello", None).await;
+            hold!(last_tool_results(&ollama).contains("Tool error"), "the call was not refused");
             hold!(!node_params_hold(&h, PASSWORD), "the password reached the node");
             hold!(node_saw(&h, "container.status") + node_saw(&h, "package.status") == 0, "a status call ran");
             Ok(())
