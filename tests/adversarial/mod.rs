@@ -47,6 +47,7 @@ fn all_attacks() -> Vec<Attack> {
     attacks
 }
 
+#[allow(clippy::print_stdout, reason = "the table is the suite's report (issue 11)")]
 #[tokio::test]
 async fn every_scripted_attack_fails_against_its_defence() {
     let attacks = all_attacks();

@@ -38,6 +38,7 @@ pub(crate) fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {
 
 /// Replays `target`'s corpus through `check`, then runs generated cases; panics with the smallest failing input.
 /// Returns the number of executions.
+#[allow(clippy::print_stdout, reason = "the executions per target are the figure scripts/fuzz reports")]
 pub(crate) fn fuzz<S: Strategy>(
     target: &str,
     strategy: S,

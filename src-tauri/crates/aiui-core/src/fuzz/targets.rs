@@ -83,7 +83,7 @@ fn fuzz_routstr_probe() {
             for (id, price) in &provider.models {
                 prop_assert!(!id.trim().is_empty(), "an empty model id was kept");
                 for p in [price.prompt, price.completion] {
-                    prop_assert!(p.is_finite() && p >= 0.0 && p <= 1_000.0, "price {p} kept for {id}");
+                    prop_assert!(p.is_finite() && (0.0..=1_000.0).contains(&p), "price {p} kept for {id}");
                 }
             }
         }
@@ -106,14 +106,14 @@ fn fuzz_tool_arguments() {
             Ok(value) => format::object_arguments(value),
             Err(raw) => format::string_arguments(raw),
         };
-        if let Ok(call) = registry.validate(&name, &parsed, &Default::default()) {
-            if let Some(app) = call.app() {
-                let shaped = !app.is_empty()
-                    && app.len() <= 64
-                    && app.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-                    && !app.starts_with('-');
-                prop_assert!(shaped, "an app id that breaks the schema passed: {app:?}");
-            }
+        if let Ok(call) = registry.validate(&name, &parsed, &Default::default())
+            && let Some(app) = call.app()
+        {
+            let shaped = !app.is_empty()
+                && app.len() <= 64
+                && app.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                && !app.starts_with('-');
+            prop_assert!(shaped, "an app id that breaks the schema passed: {app:?}");
         }
         Ok(())
     };
