@@ -1,5 +1,6 @@
 //! The one integration-test binary: cross-crate tests over real loopback HTTP (see `support` for the parts).
 
+mod adversarial;
 mod assistant;
 mod budget;
 mod discovery;

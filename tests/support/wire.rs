@@ -89,7 +89,12 @@ pub async fn ollama_replies(tools: bool, chat_replies: Vec<Value>) -> WireServer
 
 /// An Anthropic Messages server replaying `(status, fixture)` pairs.
 pub async fn anthropic(replies: Vec<(u16, &str)>) -> WireServer {
-    let script = script_of(replies.into_iter().map(|(s, f)| (s, fixture(f))).collect());
+    anthropic_replies(replies.into_iter().map(|(s, f)| (s, fixture(f))).collect()).await
+}
+
+/// The same, replaying `(status, reply)` pairs built by the test.
+pub async fn anthropic_replies(replies: Vec<(u16, Value)>) -> WireServer {
+    let script = script_of(replies);
     let router = axum::Router::new()
         .route(
             "/v1/messages",

@@ -8,6 +8,8 @@ pub mod backends;
 pub mod budget;
 pub mod egress;
 pub mod faults;
+#[cfg(test)]
+mod fuzz;
 pub mod gate;
 pub mod net;
 pub mod node;

@@ -132,6 +132,23 @@ impl RunningDevNode {
         lock(&self.node.calls).clone()
     }
 
+    /// Every RPC call received so far with its params, in order (for tests asserting what reached the node).
+    pub fn requests(&self) -> Vec<(String, serde_json::Value)> {
+        lock(&self.node.requests).clone()
+    }
+
+    /// Appends `line` to the app's log as if the app had printed it (scripted, possibly hostile, node data).
+    /// Returns false for an unknown id.
+    pub fn append_log(&self, id: &str, line: &str) -> bool {
+        lock(&self.node.packages).get_mut(id).map(|p| p.logs.extend([line.to_owned()])).is_ok()
+    }
+
+    /// Replaces the title the package list shows for `id` (scripted, possibly hostile, package text). Returns
+    /// false for an unknown id.
+    pub fn set_title(&self, id: &str, title: &str) -> bool {
+        lock(&self.node.packages).get_mut(id).map(|p| p.title_override = Some(title.to_owned())).is_ok()
+    }
+
     /// The current state of one package as the node sees it, e.g. `"running"`; `None` for an unknown id.
     pub fn package_state(&self, id: &str) -> Option<String> {
         lock(&self.node.packages).get(id).ok().map(|p| p.state.as_str().to_owned())

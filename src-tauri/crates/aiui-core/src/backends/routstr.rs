@@ -5,7 +5,7 @@
 //! comes from `Payments::auto_pay_token` — never built here — and every outcome of routstr.md §2/§7 ends in
 //! exactly one ledger verdict: change settled, token reclaimed, refund taken, or kept in flight for reconcile.
 
-mod probe;
+pub(crate) mod probe;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

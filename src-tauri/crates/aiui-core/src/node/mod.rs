@@ -390,24 +390,17 @@ impl NodeClient {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "node rpc"
         );
-        let parsed: Option<Value> = serde_json::from_slice(&body).ok();
-        let error_message = parsed
-            .as_ref()
-            .and_then(|v| v.get("error"))
-            .map(|e| e.get("message").and_then(Value::as_str).map_or_else(|| e.to_string(), str::to_owned));
+        let envelope = Envelope::read(&body);
         if !status.is_success() {
-            let message = error_message.unwrap_or_else(|| describe_status(status, &body));
+            let parsed = serde_json::from_slice::<Value>(&body).ok();
+            let message = parsed.as_ref().and_then(error_message).unwrap_or_else(|| describe_status(status, &body));
             return Err(SendError::Status { status: status.as_u16(), message, retry_after });
         }
-        match parsed {
-            Some(mut v) if v.get("result").is_some() => Ok(v["result"].take()),
-            Some(_) if error_message.is_some() => Err(SendError::Status {
-                status: status.as_u16(),
-                message: error_message.unwrap_or_default(),
-                retry_after: None,
-            }),
-            Some(_) => Err(SendError::Node(protocol(method, "the answer has neither `result` nor `error`"))),
-            None => Err(SendError::Node(protocol(method, "the answer is not JSON"))),
+        match envelope {
+            Envelope::Result(v) => Ok(v),
+            Envelope::Error(message) => Err(SendError::Status { status: status.as_u16(), message, retry_after: None }),
+            Envelope::Neither => Err(SendError::Node(protocol(method, "the answer has neither `result` nor `error`"))),
+            Envelope::NotJson => Err(SendError::Node(protocol(method, "the answer is not JSON"))),
         }
     }
 
@@ -535,6 +528,32 @@ impl SendError {
 enum Refused {
     Auth(u16),
     Other(NodeError),
+}
+
+/// An RPC answer body taken apart: `{"result": …}` wins over `{"error": …}`, as the node sends one or the other.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Envelope {
+    Result(Value),
+    /// The error's `message`, or the whole error value when it has none.
+    Error(String),
+    Neither,
+    NotJson,
+}
+
+impl Envelope {
+    pub(crate) fn read(body: &[u8]) -> Self {
+        let Ok(mut value) = serde_json::from_slice::<Value>(body) else { return Self::NotJson };
+        if value.get("result").is_some() {
+            return Self::Result(value["result"].take());
+        }
+        error_message(&value).map_or(Self::Neither, Self::Error)
+    }
+}
+
+/// The `error.message` of an answer, or the whole `error` value when it has no message.
+fn error_message(value: &Value) -> Option<String> {
+    let error = value.get("error")?;
+    Some(error.get("message").and_then(Value::as_str).map_or_else(|| error.to_string(), str::to_owned))
 }
 
 fn build_client(spec: &ClientSpec) -> Result<OutboundClient, NodeError> {

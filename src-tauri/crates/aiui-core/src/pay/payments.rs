@@ -675,11 +675,16 @@ impl Payments {
 /// Whether a returned token counts, and its face value if it does: a sat token from the mint that was paid, worth
 /// no more than what was paid. The reason is for the owner.
 fn judge_returned(entry: &LedgerEntry, token: &str) -> Result<u64, String> {
+    judge_returned_token(&entry.mint, entry.amount_sats, token)
+}
+
+/// [`judge_returned`] against a payment of `paid_sats` from `paid_mint`: parses `token` as the wallet sees it.
+pub(crate) fn judge_returned_token(paid_mint: &str, paid_sats: u64, token: &str) -> Result<u64, String> {
     let parsed = Token::from_str(token).map_err(|_| "it is not a Cashu token".to_owned())?;
     let unit = parsed.unit().unwrap_or_default();
     let mint = parsed.mint_url().map_err(|_| "it names no single mint".to_owned())?.to_string();
     let face = parsed.value().map_err(|_| "its amount cannot be read".to_owned())?.to_u64();
-    returned_value(&entry.mint, entry.amount_sats, &mint, &unit, face)
+    returned_value(paid_mint, paid_sats, &mint, &unit, face)
 }
 
 /// The rule behind [`judge_returned`], on plain values: what a returned token of `face` in `unit` from `mint`

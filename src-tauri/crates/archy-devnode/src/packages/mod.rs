@@ -120,6 +120,8 @@ pub(crate) struct Package {
     pub exit_code: Option<i32>,
     pub started_at: Option<SystemTime>,
     pub logs: LogRing,
+    /// Replaces the catalogue's title when a test plants hostile text in the package list.
+    pub title_override: Option<String>,
 }
 
 impl Package {
@@ -136,7 +138,7 @@ impl Package {
     pub fn to_json(&self) -> Value {
         let mut v = json!({
             "id": self.entry.id,
-            "title": self.entry.title,
+            "title": self.title_override.as_deref().unwrap_or(self.entry.title),
             "version": self.version,
             "state": self.state.as_str(),
             "health": self.health(),
@@ -202,6 +204,7 @@ impl Packages {
                 exit_code: entry.exit_code,
                 started_at: entry.started_ago.map(|ago| now - ago),
                 logs: LogRing::from_lines(catalogue::seed_logs(entry, now)),
+                title_override: None,
             })
             .collect();
         Self { list, chain }
@@ -261,7 +264,7 @@ impl Packages {
         self.list.iter().find(|p| p.entry.id == id).ok_or_else(|| PackageError::Unknown(id.to_owned()))
     }
 
-    fn get_mut(&mut self, id: &str) -> Result<&mut Package, PackageError> {
+    pub(crate) fn get_mut(&mut self, id: &str) -> Result<&mut Package, PackageError> {
         self.list.iter_mut().find(|p| p.entry.id == id).ok_or_else(|| PackageError::Unknown(id.to_owned()))
     }
 

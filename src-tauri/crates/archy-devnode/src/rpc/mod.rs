@@ -187,6 +187,7 @@ async fn rpc(
         }
     };
     lock(&node.calls).push(call.method.clone());
+    lock(&node.requests).push((call.method.clone(), Value::Object(call.params.clone())));
     let method = Method::parse(&call.method);
     let outcome = dispatch(&node, peer, &headers, method, &call);
     // Only known names are logged: an unknown one is caller input and could carry anything.

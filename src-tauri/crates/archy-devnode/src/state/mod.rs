@@ -39,6 +39,8 @@ pub(crate) struct NodeState {
     pub faults: Mutex<FaultPattern>,
     pub shapes: Mutex<crate::Shapes>,
     pub calls: Mutex<Vec<String>>,
+    /// Every call with its params, for tests asserting what reached the node.
+    pub requests: Mutex<Vec<(String, serde_json::Value)>>,
     /// Transition tasks in flight. `None` once the node is shutting down, so no new ones start.
     tasks: Mutex<Option<JoinSet<()>>>,
 }
@@ -84,6 +86,7 @@ impl NodeState {
             faults: Mutex::new(FaultPattern::new(config.faults.clone())),
             shapes: Mutex::new(config.shapes),
             calls: Mutex::new(Vec::new()),
+            requests: Mutex::new(Vec::new()),
             tasks: Mutex::new(Some(JoinSet::new())),
         })
     }

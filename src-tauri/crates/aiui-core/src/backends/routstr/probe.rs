@@ -94,7 +94,7 @@ fn with_slash(url: &Url) -> Url {
 }
 
 #[derive(Debug, Deserialize)]
-struct Info {
+pub(crate) struct Info {
     #[serde(default)]
     name: String,
     #[serde(default)]
@@ -102,7 +102,7 @@ struct Info {
 }
 
 #[derive(Debug, Deserialize)]
-struct Models {
+pub(crate) struct Models {
     data: Vec<Value>,
 }
 
@@ -280,19 +280,24 @@ impl ProbeCache {
         let client = if onion { tor.ok_or_else(|| failed("onion endpoint without Tor".into()))? } else { clearnet };
         let info: Info = get_json(client, &base, "v1/info").await.map_err(failed)?;
         let models: Models = get_json(client, &base, "v1/models").await.map_err(failed)?;
-        let prices: HashMap<String, ModelPrice> = models
-            .data
-            .into_iter()
-            .filter_map(|m| serde_json::from_value::<ModelEntry>(m).ok())
-            .filter_map(ModelEntry::priced)
-            .collect();
-        if prices.is_empty() {
-            return Err(Refusal::NoModel { model: "any model".into() });
-        }
-        let mints = if info.mints.is_empty() { draft.mints.clone() } else { info.mints };
-        let name = if info.name.trim().is_empty() { draft.name.clone() } else { info.name.chars().take(80).collect() };
-        Ok(ProbedProvider { name, mints, models: prices, ..draft })
+        from_answers(draft, info, models)
     }
+}
+
+/// The provider as its `/v1/info` and `/v1/models` answers describe it; models with unusable prices are dropped.
+pub(crate) fn from_answers(draft: ProbedProvider, info: Info, models: Models) -> Result<ProbedProvider, Refusal> {
+    let prices: HashMap<String, ModelPrice> = models
+        .data
+        .into_iter()
+        .filter_map(|m| serde_json::from_value::<ModelEntry>(m).ok())
+        .filter_map(ModelEntry::priced)
+        .collect();
+    if prices.is_empty() {
+        return Err(Refusal::NoModel { model: "any model".into() });
+    }
+    let mints = if info.mints.is_empty() { draft.mints.clone() } else { info.mints };
+    let name = if info.name.trim().is_empty() { draft.name.clone() } else { info.name.chars().take(80).collect() };
+    Ok(ProbedProvider { name, mints, models: prices, ..draft })
 }
 
 async fn get_json<T: serde::de::DeserializeOwned>(
