@@ -150,7 +150,7 @@ impl Agent {
         events: &UnboundedSender<Event>,
     ) -> Result<TurnOutcome, AgentError> {
         let config = self.config.read().unwrap_or_else(|p| p.into_inner()).clone();
-        let context = TurnContext { policy: self.payment_policy().await };
+        let context = TurnContext { policy: self.payment_policy().await, node: Some(self.node.clone()) };
         let mut history = self.store.load(conversation)?.messages();
         let user = Message::User { text: text.to_owned() };
         history.push(user.clone());
