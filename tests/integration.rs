@@ -2,6 +2,7 @@
 
 mod assistant;
 mod budget;
+mod builtin;
 mod node_client;
 mod routstr;
 mod support;
