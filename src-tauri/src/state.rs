@@ -118,13 +118,15 @@ pub async fn start(cli: &Cli) -> anyhow::Result<Shell> {
         None => default_data_dir().context("no data dir: set AIUI_DATA_DIR or pass --data-dir")?,
     };
     // The demo keeps its conversations and audit log apart, so they never mix with a real node's.
+    // The model is shared by the demo and the real node's data: one 100 MB file per machine.
+    let model_dir = aiui_llama::model_dir(&base);
     let dir: PathBuf = if cli.demo { base.join("demo") } else { base };
     let mode = Mode { demo: cli.demo, kiosk: cli.kiosk };
     let legs = LegOptions {
         ollama: cli.ollama.clone(),
         ollama_model: cli.ollama_model.clone(),
         claude_url: cli.claude_url.clone(),
-        model_dir: Some(aiui_llama::model_dir(&base)),
+        model_dir: Some(model_dir),
     };
     let shell = Shell::open(mode, DataDir(dir), Arc::new(Secrets::os_keyring()), legs)?;
     if cli.demo {

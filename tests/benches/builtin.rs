@@ -13,6 +13,7 @@ mod table;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use aiui_core::backends::builtin::apps::model_input;
 use aiui_core::backends::builtin::{IntentScorer, decide};
 use aiui_core::node::Package;
 use aiui_llama::SmolLm;
@@ -69,7 +70,7 @@ async fn main() {
     for _ in 0..ROUNDS {
         for (request, _) in table::TABLE {
             let start = Instant::now();
-            let scores = model.score_timed(request).await.expect("a scoring");
+            let scores = model.score_timed(&model_input(request, &packages)).await.expect("a scoring");
             let _decision = decide(request, &scores.calibrated, true, &packages);
             times.push(start.elapsed());
             tokens += scores.tokens_decoded;

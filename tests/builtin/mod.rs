@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use aiui_core::agent::{Event, TurnOutcome};
 use aiui_core::backends::BackendId;
+use aiui_core::backends::builtin::apps::model_input;
 use aiui_core::backends::builtin::{Builtin, BuiltinConfig, Decision, IntentScorer, decide};
 use aiui_core::backends::chain::{Chain, Leg};
 use aiui_core::gate::Decision as Verdict;
@@ -65,7 +66,7 @@ async fn the_real_model_maps_everyday_requests_to_the_right_tool_and_app() {
     let (mut alone, mut combined) = (0, 0);
     let mut misses = Vec::new();
     for (request, expected) in TABLE {
-        let scores = model.score(request).await.unwrap();
+        let scores = model.score(&model_input(request, &packages)).await.unwrap();
         let by_model = outcome_of(&decide(request, &scores, false, &packages));
         let by_both = outcome_of(&decide(request, &scores, true, &packages));
         alone += usize::from(by_model == *expected);

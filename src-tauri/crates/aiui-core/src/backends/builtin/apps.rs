@@ -27,6 +27,8 @@ pub struct AppMatch {
     pub edits: usize,
     /// How many words of the request the name covered (longer names win: "bitcoin knots" over "bitcoin").
     pub words: usize,
+    /// Where the name starts among the request's normalized words.
+    pub start: usize,
 }
 
 /// The apps the request names, best first. Several when the request is ambiguous between them.
@@ -35,37 +37,37 @@ pub fn resolve(request: &str, packages: &[Package]) -> Vec<AppMatch> {
     let words: Vec<&str> = text.split(' ').filter(|w| !w.is_empty()).collect();
     let mut found: Vec<AppMatch> = Vec::new();
     for package in packages {
-        let mut best: Option<(usize, usize)> = None;
+        let mut best: Option<(usize, usize, usize)> = None;
         for name in names_of(package) {
             let name_words: Vec<&str> = name.split(' ').filter(|w| !w.is_empty()).collect();
             let n = name_words.len();
             if n == 0 || n > words.len() {
                 continue;
             }
-            for window in words.windows(n) {
+            for (start, window) in words.windows(n).enumerate() {
                 let Some(edits) = name_edits(window, &name_words) else { continue };
                 let better = match best {
                     None => true,
-                    Some((e, w)) => (edits, std::cmp::Reverse(n)) < (e, std::cmp::Reverse(w)),
+                    Some((e, w, _)) => (edits, std::cmp::Reverse(n)) < (e, std::cmp::Reverse(w)),
                 };
                 if better {
-                    best = Some((edits, n));
+                    best = Some((edits, n, start));
                 }
             }
             // "bitcoinknots", "nostrrelay": the name's words run together.
             if n > 1 {
                 let joined = name_words.concat();
-                for word in &words {
+                for (start, word) in words.iter().enumerate() {
                     if let Some(edits) = word_edits(word, &joined) {
-                        if best.is_none_or(|(e, _)| edits < e) {
-                            best = Some((edits, n));
+                        if best.is_none_or(|(e, _, _)| edits < e) {
+                            best = Some((edits, 1, start));
                         }
                     }
                 }
             }
         }
-        if let Some((edits, words)) = best {
-            found.push(AppMatch { id: package.id.clone(), title: package.title.clone(), edits, words });
+        if let Some((edits, words, start)) = best {
+            found.push(AppMatch { id: package.id.clone(), title: package.title.clone(), edits, words, start });
         }
     }
     found.sort_by_key(|m| (m.edits, std::cmp::Reverse(m.words)));
@@ -74,6 +76,22 @@ pub fn resolve(request: &str, packages: &[Package]) -> Vec<AppMatch> {
         found.retain(|m| m.edits == first.edits && m.words == first.words);
     }
     found
+}
+
+/// The request as the model sees it: the app's name replaced by "the app", since the model chooses the intent
+/// only and app names ("lnd", "bitcoin knots") pull a small model towards unrelated intents.
+pub fn model_input(request: &str, packages: &[Package]) -> String {
+    let text = normalize(request);
+    let words: Vec<&str> = text.split(' ').filter(|w| !w.is_empty()).collect();
+    match resolve(request, packages).first() {
+        Some(m) if m.start + m.words <= words.len() => {
+            let mut out: Vec<&str> = words[..m.start].to_vec();
+            out.push("the app");
+            out.extend_from_slice(&words[m.start + m.words..]);
+            out.join(" ")
+        }
+        _ => text,
+    }
 }
 
 /// Every name the package goes by, normalized: its id (with and without dashes), its title, and common names.

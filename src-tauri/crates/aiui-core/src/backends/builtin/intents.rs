@@ -134,12 +134,12 @@ pub fn scoring_prompt() -> ScoringPrompt {
 /// of the lowercased request. Deliberately short: verbs and nouns an owner uses, not phrasings of a test table.
 const CUES: &[(Intent, &[&str], f32)] = &[
     (Intent::ListApps, &["running", "installed", "apps", "services", "everything", "overview", "list"], 1.0),
-    (Intent::Status, &["status", "state", "up", "alive", "healthy", "health", "ok", "okay", "working", "doing"], 1.0),
+    (Intent::Status, &["status", "state", "up", "alive", "healthy", "health", "ok", "okay", "working", "doing", "check"], 1.0),
     (Intent::Logs, &["log", "logs", "logfile", "output", "errors", "error", "crash*", "why", "journal"], 1.5),
     (Intent::Start, &["start", "launch", "run", "boot", "enable", "turn on", "bring up", "fire up"], 1.5),
     (Intent::Stop, &["stop", "halt", "shut", "shutdown", "disable", "turn off", "kill", "pause"], 1.5),
     (Intent::Restart, &["restart", "reboot", "reload", "bounce", "reset", "again", "kick"], 2.0),
-    (Intent::Install, &["install", "add", "get", "setup", "set up", "download", "deploy"], 1.5),
+    (Intent::Install, &["instal*", "add", "get", "setup", "set up", "download", "deploy"], 1.5),
     (Intent::Uninstall, &["uninstall", "remove", "delete", "rid", "purge", "drop", "wipe"], 2.0),
     (Intent::BitcoinSync, &["sync*", "block*", "height", "chain", "ibd", "verification", "caught"], 1.5),
     (Intent::LightningInfo, &["channel*", "peer*", "lightning", "alias", "liquidity"], 1.5),

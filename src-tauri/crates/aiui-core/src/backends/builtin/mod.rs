@@ -66,7 +66,7 @@ impl fmt::Debug for BuiltinConfig {
 }
 
 /// How much a cue word counts against the model's calibrated log-likelihood (nats).
-const LEXICAL_WEIGHT: f32 = 1.0;
+const LEXICAL_WEIGHT: f32 = 3.0;
 /// Below this lead over the runner-up, the leg asks instead of guessing.
 const ASK_MARGIN: f32 = 0.35;
 
@@ -93,7 +93,9 @@ pub fn decide(request: &str, model: &[f32], lexical: bool, packages: &[Package])
     let apps = apps::resolve(request, packages);
     // "Is LND running?" asks about one app, not for the list: the app named decides between the two.
     let best = if best == Intent::ListApps && apps.len() == 1 { Intent::Status } else { best };
-    if best == Intent::Other {
+    // Nothing in the request names an app or an intent's words: outside what this leg does (with evidence on).
+    let no_cue = evidence.iter().zip(Intent::ALL).all(|(e, i)| i == Intent::Other || *e == 0.0);
+    if best == Intent::Other || (lexical && no_cue && apps.is_empty()) {
         return Decision::Decline;
     }
     let label = |m: &apps::AppMatch| m.title.clone();
@@ -184,7 +186,7 @@ impl Builtin {
             })?,
             None => Vec::new(),
         };
-        let scores = scorer.score(text).await.map_err(unavailable)?;
+        let scores = scorer.score(&apps::model_input(text, &packages)).await.map_err(unavailable)?;
         Ok(match decide(text, &scores, self.config.lexical, &packages) {
             Decision::Act { intent, app } => {
                 let Some(method) = intent.method() else { return Ok(self.turn(answers::capabilities(), vec![])) };
