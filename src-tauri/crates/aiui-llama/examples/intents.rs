@@ -54,7 +54,10 @@ async fn main() {
         table::TABLE.iter().map(|(r, _)| (*r).to_owned()).collect()
     };
     for line in lines {
-        let scores = model.score_timed(&aiui_core::backends::builtin::apps::model_input(&line, &packages)).await.expect("a scoring");
+        let scores = model
+            .score_timed(&aiui_core::backends::builtin::apps::model_input(&line, &packages))
+            .await
+            .expect("a scoring");
         let mut ranked: Vec<(Intent, f32)> = Intent::ALL.iter().copied().zip(scores.calibrated.clone()).collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
         let top: Vec<String> = ranked.iter().take(3).map(|(i, s)| format!("{i:?} {s:.2}")).collect();
