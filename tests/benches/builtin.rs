@@ -18,7 +18,7 @@ use aiui_core::backends::builtin::{IntentScorer, decide};
 use aiui_core::node::Package;
 use aiui_llama::SmolLm;
 
-const ROUNDS: usize = 3;
+const ROUNDS: usize = 1;
 
 fn rss_kib() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
