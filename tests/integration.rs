@@ -3,6 +3,7 @@
 mod adversarial;
 mod assistant;
 mod budget;
+mod builtin;
 mod discovery;
 mod node_client;
 mod node_shapes;

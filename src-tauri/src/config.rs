@@ -28,6 +28,9 @@ pub struct ShellConfig {
     pub disabled_tools: BTreeSet<String>,
     #[serde(default)]
     pub routstr: RoutstrOptions,
+    /// The owner turned the built-in small model (the chain's last leg) off.
+    #[serde(default)]
+    pub builtin_model_off: bool,
 }
 
 /// How the paid leg finds and reaches providers. Nothing here spends: the allowance lives in the budget file.

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use aiui_core::Secret;
 use aiui_core::agent::{Agent, OperatorConfig};
+use aiui_core::backends::builtin::BuiltinConfig;
 use aiui_core::backends::claude::ClaudeConfig;
 use aiui_core::backends::ollama::OllamaConfig;
 use aiui_core::backends::registry::{LegSettings, Reuse, budget_path, build_chain};
@@ -46,11 +47,18 @@ pub struct LegOptions {
     pub ollama: url::Url,
     pub ollama_model: Option<String>,
     pub claude_url: url::Url,
+    /// Where the built-in model's file is: $AIUI_MODEL_DIR, else the base data dir's models/ (shared by the demo).
+    pub model_dir: Option<PathBuf>,
 }
 
 impl Default for LegOptions {
     fn default() -> Self {
-        Self { ollama: OllamaConfig::default().url, ollama_model: None, claude_url: ClaudeConfig::default().base_url }
+        Self {
+            ollama: OllamaConfig::default().url,
+            ollama_model: None,
+            claude_url: ClaudeConfig::default().base_url,
+            model_dir: None,
+        }
     }
 }
 
@@ -117,12 +125,15 @@ pub async fn start(cli: &Cli) -> anyhow::Result<Shell> {
         None => default_data_dir().context("no data dir: set AIUI_DATA_DIR or pass --data-dir")?,
     };
     // The demo keeps its conversations and audit log apart, so they never mix with a real node's.
+    // The model is shared by the demo and the real node's data: one 100 MB file per machine.
+    let model_dir = aiui_llama::model_dir(&base);
     let dir: PathBuf = if cli.demo { base.join("demo") } else { base };
     let mode = Mode { demo: cli.demo, kiosk: cli.kiosk };
     let legs = LegOptions {
         ollama: cli.ollama.clone(),
         ollama_model: cli.ollama_model.clone(),
         claude_url: cli.claude_url.clone(),
+        model_dir: Some(model_dir),
     };
     let shell = Shell::open(mode, DataDir(dir), Arc::new(Secrets::os_keyring()), legs)?;
     if cli.demo {
@@ -276,7 +287,8 @@ impl Shell {
 
     /// The legs from the command line and the Routstr options from the config file.
     pub fn leg_settings(&self) -> anyhow::Result<LegSettings> {
-        let options = ShellConfig::load(&self.data.0)?.routstr;
+        let config = ShellConfig::load(&self.data.0)?;
+        let options = config.routstr;
         let discovery = DiscoveryConfig {
             socks_proxy: options.tor_socks,
             review_mode: if options.reviewed_only { ReviewMode::ReviewedOnly } else { ReviewMode::Any },
@@ -292,6 +304,11 @@ impl Shell {
             claude: ClaudeConfig { base_url: self.legs.claude_url.clone(), ..ClaudeConfig::default() },
             routstr: RoutstrConfig { tor_socks: options.tor_socks, ..RoutstrConfig::default() },
             discovery,
+            builtin: BuiltinConfig {
+                enabled: !config.builtin_model_off,
+                scorer: self.legs.model_dir.as_deref().map(|dir| aiui_llama::SmolLm::shared(dir) as _),
+                lexical: true,
+            },
         })
     }
 

@@ -120,8 +120,15 @@ fn child() {
     // The config file names the node and holds no secret; neither does any other file in the data dir.
     let config = std::fs::read_to_string(data.path().join(aiui::config::FILE_NAME)).expect("the config file");
     assert!(config.contains(&node.url()), "the config file does not name the paired node: {config}");
-    for entry in std::fs::read_dir(data.path()).unwrap() {
-        let path = entry.unwrap().path();
+    let mut files = Vec::new();
+    let mut dirs = vec![data.path().to_owned()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() { dirs.push(path) } else { files.push(path) }
+        }
+    }
+    for path in files {
         let bytes = std::fs::read(&path).unwrap();
         let text = String::from_utf8_lossy(&bytes);
         assert!(!text.contains(API_KEY), "{} holds the API key", path.display());

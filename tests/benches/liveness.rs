@@ -34,7 +34,7 @@ fn chain(ollama_url: &str) -> Chain {
 async fn row(name: &str, url: &str) {
     let chain = chain(url);
     let request = ChatRequest { system: String::new(), messages: Vec::new(), tools: Vec::new(), max_tokens: 1 };
-    let context = TurnContext { policy: PaymentPolicy::nothing() };
+    let context = TurnContext { policy: PaymentPolicy::nothing(), node: None };
     let start = Instant::now();
     chain.select(0, &request, &context).await.expect("Claude is selectable");
     let first = start.elapsed();

@@ -9,6 +9,9 @@
 // 3. The owner approves in the trusted window (a real click, once Approve unlocks), and the devnode's lnd goes
 //    restarting -> running, seen from the chat window.
 // 4. The owner sets an allowance in the trusted window's form; the chat window's read-only meter shows it.
+// 5. A fresh machine: a second app, no Ollama (a dead port), no key, no allowance. "restart lnd" is answered by the
+//    built-in model (SmolLM2-135M), which opens the trusted window with the host-written summary; approving
+//    restarts lnd on the devnode.
 // Screenshots of both windows go to target/gui-screenshots/. Every failure throws; the exit code says so.
 import http from 'node:http';
 import fs from 'node:fs';
@@ -71,7 +74,7 @@ async function wd(method, route, body) {
 const session = await wd('POST', '/session', {
   capabilities: { alwaysMatch: { 'tauri:options': { application: binary, args: ['--demo', '--data-dir', dataDir, '--ollama', ollamaUrl] } } },
 });
-const sid = session.sessionId;
+let sid = session.sessionId;
 const s = (route) => `/session/${sid}${route}`;
 log('session', sid);
 
@@ -299,6 +302,59 @@ try {
 } finally {
   await wd('DELETE', s('')).catch(() => {});
   ollama.close();
+}
+
+// ---- a fresh machine: no Ollama, no key, no allowance; the built-in model answers and acts through the gate ----
+if (!failure) {
+  try {
+    const fresh = await wd('POST', '/session', {
+      capabilities: { alwaysMatch: { 'tauri:options': { application: binary, args: ['--demo', '--data-dir', `${dataDir}-fresh`, '--ollama', 'http://127.0.0.1:9/'] } } },
+    });
+    sid = fresh.sessionId;
+    log('fresh-machine session', sid);
+    const win = await until('both windows', async () => {
+      const labels = await windowsByLabel();
+      return labels.main && labels.trusted ? labels : null;
+    });
+    const focus = (label) => wd('POST', s('/window'), { handle: win[label] });
+    await focus('main');
+    await until('the chat page', () => run(wrap(`return document.readyState === 'complete' && !!document.getElementById('composer-input');`)));
+    await run(wrap(`const input = document.getElementById('composer-input'); input.value = args[0];
+      document.getElementById('composer').requestSubmit(); return true;`), 'restart lnd');
+    await until('what the built-in model understood', () => run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].some((m) => m.textContent.includes('Restarting LND: waiting for your approval.'));`)), 60000);
+    const badges = await run(wrap(`return [...document.querySelectorAll('#messages .badge')].map((b) => b.textContent);`));
+    check(badges.includes('built-in (SmolLM2-135M)'), `the answer is labelled built-in (SmolLM2-135M) (${JSON.stringify(badges)})`);
+    await focus('trusted');
+    const pending = await until('the pending confirmation', async () => {
+      const r = await invokeIn('trusted_pending');
+      return r.ok && r.ok.length === 1 ? r.ok[0] : null;
+    });
+    log('pending:', pending.summary, pending.rpc_method, JSON.stringify(pending.arguments));
+    check(pending.tool === 'package_restart', 'the built-in leg proposed package_restart');
+    check(JSON.stringify(pending.arguments) === JSON.stringify([['id', 'lnd']]), 'with id=lnd');
+    check(pending.summary.includes('lnd'), `the host-written summary names lnd (${pending.summary})`);
+    await until('the confirmation on screen', () => run(wrap(`return !document.getElementById('confirm').hidden && document.getElementById('c-summary').textContent.length > 0;`)));
+    await screenshot('builtin-trusted-pending.png');
+    await until('Approve to unlock', () => run(wrap(`return !document.getElementById('approve').disabled;`)), 10000);
+    const approve = await wd('POST', s('/element'), { using: 'css selector', value: '#approve' });
+    await wd('POST', s(`/element/${Object.values(approve)[0]}/click`), {});
+    log('clicked Approve (built-in leg)');
+    await focus('main');
+    const seen = [];
+    await until('lnd to go restarting -> running', async () => {
+      const state = await run(wrap(`const apps = await window.__TAURI__.core.invoke('node_packages'); return apps.find((p) => p.id === 'lnd').state;`));
+      if (seen[seen.length - 1] !== state) seen.push(state);
+      return seen.includes('restarting') && state === 'running';
+    }, 15000, 50);
+    log('lnd states seen (built-in leg):', seen.join(' -> '));
+    await until('the built-in answer', () => run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].some((m) => m.textContent.includes('Done: restart of lnd'));`)));
+    await screenshot('builtin-chat.png');
+    log('PASSED (built-in leg)');
+  } catch (error) {
+    failure = error;
+  } finally {
+    await wd('DELETE', s('')).catch(() => {});
+  }
 }
 if (failure) {
   console.error(failure.stack || String(failure));

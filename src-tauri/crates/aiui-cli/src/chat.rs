@@ -6,6 +6,7 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use aiui_core::agent::{Agent, Event, OperatorConfig};
+use aiui_core::backends::builtin::BuiltinConfig;
 use aiui_core::backends::claude::ClaudeConfig;
 use aiui_core::backends::ollama::OllamaConfig;
 use aiui_core::backends::registry::{LegSettings, Reuse, build_chain};
@@ -49,6 +50,10 @@ pub struct Args {
     /// Where conversations and the audit log are kept (default: $AIUI_DATA_DIR or ~/.local/share/aiui).
     #[arg(long, value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
+    /// Never answer with the built-in small model (SmolLM2-135M), the last leg. Its file is looked for in
+    /// $AIUI_MODEL_DIR, else the data dir's models/ (`bash scripts/setup` puts it there).
+    #[arg(long)]
+    pub no_builtin: bool,
     /// Resume this conversation instead of starting a new one.
     #[arg(long, value_name = "ID")]
     pub conversation: Option<String>,
@@ -110,6 +115,15 @@ pub fn leg_settings(args: &Args) -> LegSettings {
             ..RoutstrConfig::default()
         },
         discovery: args.discovery.config(),
+        builtin: BuiltinConfig {
+            enabled: !args.no_builtin,
+            scorer: args
+                .data_dir
+                .clone()
+                .or_else(aiui_core::paths::default_data_dir)
+                .map(|dir| aiui_llama::SmolLm::shared(&aiui_llama::model_dir(&dir)) as _),
+            lexical: true,
+        },
     }
 }
 

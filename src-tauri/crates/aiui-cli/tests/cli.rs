@@ -304,3 +304,52 @@ async fn providers_says_what_each_relay_and_each_event_came_to() {
     let help = text(&aiui_cli(&["chat", "--help"], None).stdout);
     assert!(help.contains("--reviewer <NPUB>"), "`chat` takes the reviewer too:\n{help}");
 }
+
+/// The models dir the built-in model was fetched into (`bash scripts/setup`): `$AIUI_MODEL_DIR`, else the
+/// default data dir's `models/`. A missing model fails the test with what to run.
+fn model_dir() -> String {
+    let dir = std::env::var_os("AIUI_MODEL_DIR").map(std::path::PathBuf::from).unwrap_or_else(|| {
+        aiui_core::paths::default_data_dir().expect("a data dir (set HOME or AIUI_MODEL_DIR)").join("models")
+    });
+    let file = dir.join(aiui_llama::MODEL_FILE);
+    assert!(
+        file.is_file(),
+        "the built-in model is required and missing at {}: run `bash scripts/setup`",
+        file.display()
+    );
+    dir.to_str().unwrap().to_owned()
+}
+
+#[test]
+fn chat_demo_with_no_ollama_and_no_key_answers_with_the_built_in_model() {
+    let data = tempfile::tempdir().unwrap();
+    let data_dir = data.path().to_str().unwrap().to_owned();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_aiui-cli"))
+        .args(["chat", "--demo", "--ollama", "http://127.0.0.1:9/", "--claude-url", "http://127.0.0.1:9/"])
+        .args(["--data-dir", &data_dir])
+        .env("AIUI_MODEL_DIR", model_dir())
+        .env_remove("AIUI_NODE_PASSWORD")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("aiui-cli runs");
+    {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(b"what is running?\n").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{}", text(&out.stderr));
+    assert!(
+        stdout.lines().any(|l| l.starts_with("bitcoin-knots") && l.contains(" running ")),
+        "the package card:\n{stdout}"
+    );
+    assert!(stdout.contains("[built-in (SmolLM2-135M)] Listing your apps."), "{stdout}");
+    let answer = stdout
+        .lines()
+        .find(|l| l.starts_with("[built-in (SmolLM2-135M)]") && l.contains("installed apps are running"))
+        .unwrap_or_else(|| panic!("a short built-in answer:\n{stdout}"));
+    assert!(answer.len() < 300 && answer.contains("LND"), "{answer}");
+    assert!(stdout.contains("built-in small model (SmolLM2-135M), meant for trying AIUI"), "said once:\n{stdout}");
+}

@@ -174,7 +174,7 @@ impl Agent {
         if let Some(text) = &policy_notice {
             emit(events, Event::Notice { text: text.clone() });
         }
-        let context = TurnContext { policy };
+        let context = TurnContext { policy, node: Some(self.node.clone()) };
         let mut history = self.store.load(conversation)?.messages();
         let user = Message::User { text: text.to_owned() };
         history.push(user.clone());

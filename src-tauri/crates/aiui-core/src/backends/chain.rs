@@ -1,13 +1,17 @@
-//! The D-04 chain: local Ollama, then Claude, then Routstr. The selector walks it in order.
+//! The D-04 chain: local Ollama, then Claude, then Routstr, then the built-in model. The selector walks it in order.
+
+use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::builtin::Builtin;
 use super::claude::Claude;
 use super::ollama::Ollama;
 use super::routstr::Routstr;
 use super::{BackendError, BackendId, ChatRequest, Turn};
 use crate::budget::PaymentPolicy;
 use crate::egress::Origin;
+use crate::node::NodeClient;
 
 /// One leg of the chain. An enum rather than a trait object: the legs are a closed, ordered set, and each
 /// leg is one variant and one arm in each match below.
@@ -17,12 +21,16 @@ pub enum Leg {
     Claude(Claude),
     /// Paid per request from the allowance; never considered when the turn's policy affords nothing.
     Routstr(Box<Routstr>),
+    /// The small local model, last: used only when no other leg answers.
+    Builtin(Builtin),
 }
 
 /// What a turn fixed at its start and every step reads: the payment policy, from operator config only.
 #[derive(Debug, Clone)]
 pub struct TurnContext {
     pub policy: PaymentPolicy,
+    /// The node, for the built-in leg, which resolves app names against the node's own package list.
+    pub node: Option<Arc<NodeClient>>,
 }
 
 impl Leg {
@@ -31,6 +39,7 @@ impl Leg {
             Self::Local(_) => "local model (Ollama)",
             Self::Claude(_) => "Claude",
             Self::Routstr(_) => "Routstr",
+            Self::Builtin(_) => "built-in model (SmolLM2-135M)",
         }
     }
 
@@ -39,6 +48,8 @@ impl Leg {
         match self {
             Self::Local(ollama) => ollama.is_cloud(),
             Self::Claude(_) | Self::Routstr(_) => true,
+            // The built-in model runs in this process: nothing leaves the machine.
+            Self::Builtin(_) => false,
         }
     }
 
@@ -47,6 +58,7 @@ impl Leg {
             Self::Local(ollama) => ollama.check().await,
             Self::Claude(claude) => claude.check().await,
             Self::Routstr(routstr) => Box::pin(routstr.check(request, &context.policy)).await,
+            Self::Builtin(builtin) => builtin.check(),
         }
     }
 
@@ -56,6 +68,7 @@ impl Leg {
             Self::Local(ollama) => ollama.request_body(id, request),
             Self::Claude(claude) => claude.request_body(request),
             Self::Routstr(routstr) => routstr.request_body(request),
+            Self::Builtin(_) => Builtin::request_body(request),
         }
     }
 
@@ -65,6 +78,8 @@ impl Leg {
             Self::Local(_) => Ollama::origin_of(body, pointer),
             Self::Claude(_) => Claude::origin_of(body, pointer),
             Self::Routstr(_) => Routstr::origin_of(body, pointer),
+            // Never screened (not cloud); everything in its body came from the conversation.
+            Self::Builtin(_) => Ollama::origin_of(body, pointer),
         }
     }
 
@@ -74,6 +89,7 @@ impl Leg {
             Self::Claude(claude) => claude.send(body).await,
             // Boxed: the paid path is a deep future, and it would otherwise inflate every caller's.
             Self::Routstr(routstr) => Box::pin(routstr.send(id, body, &context.policy)).await,
+            Self::Builtin(builtin) => Box::pin(builtin.send(body, context.node.as_deref())).await,
         }
     }
 }

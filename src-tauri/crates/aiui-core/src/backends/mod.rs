@@ -3,6 +3,7 @@
 //! One file per backend (`ollama.rs`, `claude.rs`, later `routstr.rs`); wire translation lives in `format/`.
 //! The loop never sees a wire type: only [`ChatRequest`] in and [`Turn`] out.
 
+pub mod builtin;
 pub mod chain;
 pub mod claude;
 pub mod format;
@@ -30,6 +31,10 @@ pub enum BackendId {
         provider: String,
         model: String,
     },
+    /// The small model built into AIUI, run on this machine.
+    Builtin {
+        model: String,
+    },
 }
 
 impl BackendId {
@@ -39,12 +44,13 @@ impl BackendId {
             Self::Local { model } => format!("local {model}"),
             Self::Claude { model } => format!("Claude ({model})"),
             Self::Routstr { provider, model } => format!("Routstr {provider} ({model})"),
+            Self::Builtin { model } => format!("built-in ({model})"),
         }
     }
 
     /// Cloud legs are screened by the egress screen before anything is sent.
     pub fn is_cloud(&self) -> bool {
-        !matches!(self, Self::Local { .. })
+        !matches!(self, Self::Local { .. } | Self::Builtin { .. })
     }
 }
 

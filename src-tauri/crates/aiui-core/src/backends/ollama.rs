@@ -165,7 +165,10 @@ impl Ollama {
 
 fn model_of(id: &BackendId) -> &str {
     match id {
-        BackendId::Local { model } | BackendId::Claude { model } | BackendId::Routstr { model, .. } => model,
+        BackendId::Local { model }
+        | BackendId::Claude { model }
+        | BackendId::Routstr { model, .. }
+        | BackendId::Builtin { model } => model,
     }
 }
 

@@ -3,6 +3,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use super::builtin::{Builtin, BuiltinConfig};
 use super::chain::{Chain, Leg};
 use super::claude::{Claude, ClaudeConfig};
 use super::ollama::{Ollama, OllamaConfig};
@@ -20,6 +21,8 @@ pub struct LegSettings {
     pub claude: ClaudeConfig,
     pub routstr: RoutstrConfig,
     pub discovery: DiscoveryConfig,
+    /// The built-in model, last in the chain (its scorer is shared, so a rebuilt chain loads no second model).
+    pub builtin: BuiltinConfig,
 }
 
 /// Instances a long-lived shell already holds, so a rebuilt chain shares them instead of opening a second copy
@@ -58,8 +61,9 @@ pub fn budget_path(data_dir: &Path) -> std::path::PathBuf {
     data_dir.join("budget.json")
 }
 
-/// Builds local → Claude → Routstr. The paid leg is added only when the allowance is above zero, so a zero
-/// allowance never opens the wallet (nor creates a seed in the keyring).
+/// Builds local → Claude → Routstr → built-in. The paid leg is added only when the allowance is above zero, so a
+/// zero allowance never opens the wallet (nor creates a seed in the keyring); the built-in leg is always last, so
+/// it answers only when no other leg does.
 pub async fn build_chain(
     settings: &LegSettings,
     secrets: Arc<Secrets>,
@@ -107,6 +111,7 @@ pub async fn build_chain(
             }
         }
     }
+    legs.push(Leg::Builtin(Builtin::new(settings.builtin.clone())));
     Ok(Built { chain: Chain::new(legs), budget, wallet, payments: paying, notices, discovery: paid_discovery })
 }
 

@@ -1,0 +1,104 @@
+//! The built-in leg's decision and answers as pure logic, with hand-made scores (the real model is tested in
+//! tests/builtin against the devnode).
+
+use super::answers;
+use super::*;
+
+fn packages() -> Vec<Package> {
+    [("bitcoin-knots", "Bitcoin Knots"), ("lnd", "LND"), ("electrs", "Electrs"), ("fedimint", "Fedimint Guardian")]
+        .iter()
+        .map(|(id, title)| {
+            serde_json::from_value(json!({"id": id, "title": title, "version": "1", "state": "running"})).unwrap()
+        })
+        .collect()
+}
+
+/// Scores that favour `intent` by `lead` over every other intent.
+fn favouring(intent: Intent, lead: f32) -> Vec<f32> {
+    Intent::ALL.iter().map(|i| if *i == intent { lead } else { 0.0 }).collect()
+}
+
+#[test]
+fn a_clear_intent_and_one_named_app_become_that_call() {
+    let decision = decide("restart lnd", &favouring(Intent::Restart, 2.0), false, &packages());
+    assert_eq!(decision, Decision::Act { intent: Intent::Restart, app: Some(("lnd".into(), "LND".into())) });
+}
+
+#[test]
+fn an_app_intent_without_a_known_app_asks_which() {
+    let Decision::Ask { question, choices } =
+        decide("restart wordpress", &favouring(Intent::Restart, 2.0), false, &packages())
+    else {
+        panic!("expected a question")
+    };
+    assert!(question.contains("Which app") && question.contains("LND"), "{question}");
+    assert!(choices.contains(&"restart LND".to_owned()), "{choices:?}");
+}
+
+#[test]
+fn a_small_margin_asks_between_the_two_best() {
+    let mut scores = favouring(Intent::Restart, 1.0);
+    scores[Intent::ALL.iter().position(|i| *i == Intent::Logs).unwrap()] = 0.9;
+    let decision = decide("do lnd", &scores, false, &packages());
+    assert_eq!(
+        decision,
+        Decision::Ask {
+            question: "Did you mean: restart LND, or show LND's logs?".into(),
+            choices: vec!["restart LND".into(), "show LND's logs".into()]
+        }
+    );
+}
+
+#[test]
+fn the_list_intent_naming_one_app_is_that_apps_status_and_other_is_declined() {
+    let decision = decide("is lnd running", &favouring(Intent::ListApps, 2.0), false, &packages());
+    assert_eq!(decision, Decision::Act { intent: Intent::Status, app: Some(("lnd".into(), "LND".into())) });
+    assert_eq!(decide("tell me a joke", &favouring(Intent::Other, 2.0), false, &packages()), Decision::Decline);
+}
+
+#[test]
+fn lexical_evidence_is_added_only_when_asked() {
+    // The model alone leans to the logs; the request's own verb outweighs it when evidence is on.
+    let mut scores = favouring(Intent::Logs, 1.0);
+    scores[Intent::ALL.iter().position(|i| *i == Intent::Restart).unwrap()] = 0.5;
+    let alone = decide("please restart lnd", &scores, false, &packages());
+    let both = decide("please restart lnd", &scores, true, &packages());
+    assert!(matches!(alone, Decision::Act { intent: Intent::Logs, .. }), "{alone:?}");
+    assert!(matches!(both, Decision::Act { intent: Intent::Restart, .. }), "{both:?}");
+}
+
+#[test]
+fn answers_are_short_and_built_from_the_tool_result() {
+    let list = json!({"kind": "package_list", "packages": [
+        {"id": "lnd", "title": "LND", "version": "1", "state": "running"},
+        {"id": "electrs", "title": "Electrs", "version": "1", "state": "stopped"},
+        {"id": "fedimint", "title": "Fedimint Guardian", "version": "1", "state": "not-installed"}
+    ]});
+    assert_eq!(
+        answers::from_result(&list.to_string(), false),
+        "1 of 2 installed apps are running: LND. Not running: Electrs (stopped)."
+    );
+    let receipt = json!({"kind": "action_receipt", "request_id": "r", "tool": "package_restart",
+        "rpc_method": "package.restart", "app": "lnd", "outcome": "accepted; `lnd` is now restarting"});
+    assert_eq!(
+        answers::from_result(&receipt.to_string(), false),
+        "Done: restart of lnd accepted; `lnd` is now restarting."
+    );
+    assert_eq!(answers::understood(Intent::Restart, Some("LND")), "Restarting LND: waiting for your approval.");
+}
+
+#[tokio::test]
+async fn the_small_model_notice_is_said_once() {
+    let leg = Builtin::new(BuiltinConfig::default());
+    let body = json!({"messages": [
+        {"role": "user", "text": "what is running?"},
+        {"role": "assistant", "text": "Listing your apps.", "tool_calls": []},
+        {"role": "tool_result", "call_id": "c", "name": "package_list", "content": "{}", "is_error": true}
+    ]});
+    let first = leg.send(body.clone(), None).await.unwrap();
+    let second = leg.send(body, None).await.unwrap();
+    assert_eq!(first.notices.len(), 1);
+    assert!(second.notices.is_empty());
+    assert_eq!(first.backend.label(), "built-in (SmolLM2-135M)");
+    assert!(!first.backend.is_cloud());
+}

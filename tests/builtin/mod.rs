@@ -1,0 +1,184 @@
+//! The built-in leg with the real SmolLM2-135M model: intent accuracy over a phrasing table, the loop end to end
+//! on the devnode (an act through the gate, a read with its card), and cancellation.
+
+mod table;
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use aiui_core::agent::{Event, TurnOutcome};
+use aiui_core::backends::BackendId;
+use aiui_core::backends::builtin::apps::model_input;
+use aiui_core::backends::builtin::{Builtin, BuiltinConfig, Decision, IntentScorer, decide};
+use aiui_core::backends::chain::{Chain, Leg};
+use aiui_core::gate::Decision as Verdict;
+use aiui_core::tools::Surface;
+use aiui_llama::SmolLm;
+
+use crate::support::assistant::{harness_with, ollama_leg};
+use crate::support::{PASSWORD, client_for, credentials, start, wait_for_state};
+use table::{Expect, TABLE};
+
+/// The model, shared by the tests of this binary (one load per process, as in the shells). A missing model
+/// fails the test with what to run; it is never skipped.
+fn model() -> Arc<SmolLm> {
+    static MODEL: OnceLock<Arc<SmolLm>> = OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            let dir = std::env::var_os("AIUI_MODEL_DIR").map(PathBuf::from).unwrap_or_else(|| {
+                aiui_core::paths::default_data_dir().expect("a data dir (set HOME or AIUI_MODEL_DIR)").join("models")
+            });
+            let model = SmolLm::in_dir(&dir);
+            if let Err(reason) = model.ready() {
+                panic!("the built-in model is required by these tests and is missing: {reason}");
+            }
+            Arc::new(model)
+        })
+        .clone()
+}
+
+fn builtin_leg(lexical: bool) -> Leg {
+    Leg::Builtin(Builtin::new(BuiltinConfig { enabled: true, scorer: Some(model()), lexical }))
+}
+
+/// What a decision amounts to, in the table's terms.
+fn outcome_of(decision: &Decision) -> Expect {
+    match decision {
+        Decision::Act { intent, app } => Expect::Call(
+            intent
+                .method()
+                .map(|m| aiui_core::tools::Registry::node_tools().iter().find(|t| t.method == m).unwrap().name)
+                .unwrap_or("none"),
+            app.as_ref().map(|(id, _)| id.clone().leak() as &'static str),
+        ),
+        Decision::Ask { .. } => Expect::Ask,
+        Decision::Decline => Expect::Decline,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_real_model_maps_everyday_requests_to_the_right_tool_and_app() {
+    let node = start(|_| {}).await;
+    let packages = client_for(&node.node, credentials(PASSWORD)).list_packages().await.unwrap();
+    assert!(packages.len() >= 9, "the demo node lists its apps");
+    let model = model();
+    let (mut alone, mut combined) = (0, 0);
+    let mut misses = Vec::new();
+    for (request, expected) in TABLE {
+        let scores = model.score(&model_input(request, &packages)).await.unwrap();
+        let by_model = outcome_of(&decide(request, &scores, false, &packages));
+        let by_both = outcome_of(&decide(request, &scores, true, &packages));
+        alone += usize::from(by_model == *expected);
+        combined += usize::from(by_both == *expected);
+        if by_both != *expected {
+            misses.push(format!("{request:?}: expected {expected:?}, got {by_both:?} (model alone: {by_model:?})"));
+        }
+    }
+    let n = TABLE.len();
+    let percent = |k: usize| 100.0 * k as f64 / n as f64;
+    println!(
+        "built-in intent accuracy over {n} phrasings: model alone {alone}/{n} ({:.1}%), model + lexical evidence \
+         {combined}/{n} ({:.1}%)",
+        percent(alone),
+        percent(combined)
+    );
+    for miss in &misses {
+        println!("  miss: {miss}");
+    }
+    assert!(n >= 40, "the table has at least 40 phrasings");
+    assert!(percent(combined) >= 95.0, "accuracy {:.1}% is under 95%: {misses:#?}", percent(combined));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_lnd_with_no_other_leg_waits_for_approval_and_restarts_it() {
+    // A dead Ollama first, as on a fresh machine: the step falls through to the built-in leg.
+    let chain = Chain::new(vec![ollama_leg("http://127.0.0.1:9/"), builtin_leg(true)]);
+    let harness = harness_with(chain, Duration::from_secs(30)).await;
+    let (events, outcome) = harness.turn("restart lnd", Some(Verdict::AllowOnce)).await;
+    let request = events
+        .iter()
+        .find_map(|e| match e {
+            Event::AwaitingConfirmation { request } => Some(request.clone()),
+            _ => None,
+        })
+        .expect("the restart waits for the owner");
+    assert_eq!(request.tool, "package_restart");
+    assert_eq!(request.arguments, serde_json::json!({"id": "lnd"}));
+    assert!(request.summary.contains("lnd"), "the host-written summary names the app: {}", request.summary);
+    let said: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Text { text, backend } => {
+                assert_eq!(backend.label(), "built-in (SmolLM2-135M)");
+                Some(text.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(said.first(), Some(&"Restarting LND: waiting for your approval."), "{said:?}");
+    assert!(events.iter().any(|e| matches!(e, Event::Notice { text } if text.contains("small model"))));
+    assert!(
+        matches!(outcome, TurnOutcome::Answered { ref text, .. } if text.contains("restart of lnd") && text.contains("restarting")),
+        "{outcome:?}"
+    );
+    assert!(events.iter().any(|e| matches!(e, Event::Surface { surface: Surface::ActionReceipt { .. }, .. })));
+    wait_for_state(&client_for(&harness.node.node, credentials(PASSWORD)), "lnd", "running").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_is_running_answers_with_the_package_list_and_a_short_answer() {
+    let harness = harness_with(Chain::new(vec![builtin_leg(true)]), Duration::from_secs(30)).await;
+    let (events, outcome) = harness.turn("what is running?", None).await;
+    assert!(events.iter().any(|e| matches!(e, Event::Surface { surface: Surface::PackageList { .. }, .. })));
+    let TurnOutcome::Answered { backend, text } = outcome else { panic!("{outcome:?}") };
+    assert_eq!(backend, BackendId::Builtin { model: "SmolLM2-135M".into() });
+    assert!(text.contains("installed apps are running") && text.contains("LND"), "{text}");
+    assert!(text.len() < 300, "a short answer; the card carries the detail: {text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chit_chat_gets_the_host_written_capabilities_and_no_tool_call() {
+    let harness = harness_with(Chain::new(vec![builtin_leg(true)]), Duration::from_secs(30)).await;
+    let (events, outcome) = harness.turn("tell me a joke about pirates", None).await;
+    assert!(!events.iter().any(|e| matches!(e, Event::ToolProposed { .. })), "{events:?}");
+    let TurnOutcome::Answered { text, .. } = outcome else { panic!("{outcome:?}") };
+    assert!(text.contains("built-in small model") && text.contains("ollama pull"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turned_off_or_missing_model_is_passed_over_with_a_reason() {
+    let off = Builtin::new(BuiltinConfig { enabled: false, scorer: Some(model()), lexical: true });
+    assert_eq!(off.check().unwrap_err(), "turned off in the settings");
+    let empty = tempfile::tempdir().unwrap();
+    let missing = Builtin::new(BuiltinConfig {
+        enabled: true,
+        scorer: Some(Arc::new(SmolLm::in_dir(empty.path()))),
+        lexical: true,
+    });
+    let reason = missing.check().unwrap_err();
+    assert!(reason.contains("scripts/setup") && reason.contains("not installed"), "{reason}");
+    let harness = harness_with(Chain::new(vec![Leg::Builtin(missing)]), Duration::from_secs(30)).await;
+    let (_, outcome) = harness.turn("restart lnd", None).await;
+    let TurnOutcome::Stopped { message, .. } = outcome else { panic!("{outcome:?}") };
+    assert!(message.contains("built-in model") && message.contains("scripts/setup"), "{message}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scoring_nobody_waits_for_is_cancelled_and_the_model_keeps_working() {
+    let model = model();
+    model.load().await.unwrap();
+    let before = model.cancelled();
+    let first = tokio::spawn({
+        let model = model.clone();
+        async move { model.score("restart lnd").await }
+    });
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let abandoned = tokio::time::timeout(Duration::from_millis(1), model.score("stop mempool")).await;
+    assert!(abandoned.is_err(), "the second scoring was still queued");
+    let scores = first.await.unwrap().unwrap();
+    assert_eq!(scores.len(), 13);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(model.cancelled() > before, "the abandoned scoring was cancelled");
+    assert!(model.score("what is running?").await.is_ok(), "the model still scores after a cancellation");
+}
