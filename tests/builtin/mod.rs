@@ -77,14 +77,14 @@ async fn the_real_model_maps_everyday_requests_to_the_right_tool_and_app() {
     }
     let n = TABLE.len();
     let percent = |k: usize| 100.0 * k as f64 / n as f64;
-    println!(
+    eprintln!(
         "built-in intent accuracy over {n} phrasings: model alone {alone}/{n} ({:.1}%), model + lexical evidence \
          {combined}/{n} ({:.1}%)",
         percent(alone),
         percent(combined)
     );
     for miss in &misses {
-        println!("  miss: {miss}");
+        eprintln!("  miss: {miss}");
     }
     assert!(n >= 40, "the table has at least 40 phrasings");
     assert!(percent(combined) >= 95.0, "accuracy {:.1}% is under 95%: {misses:#?}", percent(combined));

@@ -58,10 +58,10 @@ pub fn resolve(request: &str, packages: &[Package]) -> Vec<AppMatch> {
             if n > 1 {
                 let joined = name_words.concat();
                 for (start, word) in words.iter().enumerate() {
-                    if let Some(edits) = word_edits(word, &joined) {
-                        if best.is_none_or(|(e, _, _)| edits < e) {
-                            best = Some((edits, 1, start));
-                        }
+                    if let Some(edits) = word_edits(word, &joined)
+                        && best.is_none_or(|(e, _, _)| edits < e)
+                    {
+                        best = Some((edits, 1, start));
                     }
                 }
             }
@@ -132,8 +132,8 @@ fn damerau_levenshtein(a: &str, b: &str) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
