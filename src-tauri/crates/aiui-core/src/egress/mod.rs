@@ -112,6 +112,18 @@ pub struct Report {
 }
 
 impl Report {
+    /// Adds a later pass's counts to these.
+    fn absorb(&mut self, more: Report) {
+        for (kind, n) in more.redactions {
+            match self.redactions.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, count)) => *count += n,
+                None => self.redactions.push((kind, n)),
+            }
+        }
+        self.redactions.sort();
+        self.placeholders += more.placeholders;
+    }
+
     /// True when the screen changed nothing.
     pub fn is_clean(&self) -> bool {
         self.redactions.is_empty() && self.placeholders == 0
@@ -164,7 +176,33 @@ impl Screen {
 
     /// Screens one piece of text. Owner text that holds a G-B1 secret is [`Screened::Blocked`]; text of any other
     /// origin has its secrets redacted. G-B2 placeholders apply to every origin.
+    ///
+    /// Screening runs to a fixpoint: a secret glued to another (a WIF key right before an xprv) or to an address
+    /// (a LAN IP right before `rpcauth=`) only shows its edge once its neighbour was redacted or replaced, so the
+    /// text is screened again until a pass changes nothing. Screening a screened text changes nothing more.
     pub fn screen_text(&mut self, text: &str, origin: Origin) -> Screened {
+        const MAX_PASSES: usize = 8;
+        let (mut text, mut report) = match self.screen_once(text, origin) {
+            Screened::Clean { text, report } => (text, report),
+            blocked => return blocked,
+        };
+        for _ in 1..MAX_PASSES {
+            match self.screen_once(&text, origin) {
+                Screened::Clean { text: again, report: more } => {
+                    if again == text {
+                        break;
+                    }
+                    report.absorb(more);
+                    text = again;
+                }
+                blocked => return blocked,
+            }
+        }
+        Screened::Clean { text, report }
+    }
+
+    /// One pass: find secret shapes and known values, redact them (or block owner text), then apply placeholders.
+    fn screen_once(&mut self, text: &str, origin: Origin) -> Screened {
         let mut findings = Vec::new();
         secrets::find_shapes(text, &mut findings);
         for known in &self.known {

@@ -48,6 +48,24 @@ fn tool_results_are_redacted_with_context_kept() {
     check(T, &format!("[\"{}\"]", SEED_12.replace(' ', "\", \"")), "[\"[redacted:bip39]\"]");
 }
 
+/// Found by `scripts/fuzz`: a secret glued to another secret or to an address only shows its edge once its
+/// neighbour is gone, so one pass let it through. Screening runs to a fixpoint.
+#[test]
+fn secrets_glued_together_are_all_redacted_in_one_screening() {
+    check(Origin::ToolResult, &format!("{WIF}{XPRV}"), "[redacted:wif][redacted:xprv]");
+    check(Origin::ToolResult, &format!("{WIF}otpauth://totp/a?secret=JBSWY3DP"), "[redacted:wif][redacted:otpauth]");
+    check(Origin::ToolResult, "fd00::1rpcauth=alice:", "[lan-ip-1]rpcauth=[redacted:rpcauth]");
+    check(Origin::Owner, "fd00::1rpcauth=alice:", "blocked: rpcauth");
+    // Idempotent: screening the screened text changes nothing more.
+    let mut screen = screen();
+    let Screened::Clean { text, .. } = screen.screen_text(&format!("{WIF}{XPRV} 192.168.1.7"), Origin::ToolResult)
+    else {
+        panic!("a tool result is never blocked")
+    };
+    let Screened::Clean { text: again, report } = screen.screen_text(&text, Origin::ToolResult) else { panic!() };
+    assert_eq!((again.as_str(), report.is_clean()), (text.as_str(), true));
+}
+
 #[test]
 fn seed_phrases_need_twelve_list_words_in_list_form() {
     use Origin::ToolResult as T;
