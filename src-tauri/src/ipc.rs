@@ -23,6 +23,10 @@ pub enum ChatEvent {
         text: String,
         backend: String,
     },
+    /// One-tap replies to the question just asked; tapping one sends it as the owner's next message.
+    Choices {
+        choices: Vec<String>,
+    },
     ToolProposed {
         tool: String,
     },
@@ -54,6 +58,7 @@ impl From<Event> for ChatEvent {
         match event {
             Event::BackendChosen { backend } => Self::BackendChosen { backend: backend.label() },
             Event::Text { text, backend } => Self::Text { text, backend: backend.label() },
+            Event::Choices { choices } => Self::Choices { choices },
             Event::ToolProposed { tool, .. } => Self::ToolProposed { tool },
             Event::AwaitingConfirmation { request } => Self::AwaitingConfirmation { summary: request.summary },
             Event::Surface { surface, .. } => {
@@ -235,6 +240,15 @@ pub struct SettingsView {
     pub keyring_error: Option<String>,
     pub budget: BudgetView,
     pub routstr: RoutstrView,
+    pub builtin: BuiltinView,
+}
+
+/// The built-in small model, last in the chain: the owner's switch and whether it can answer now.
+#[derive(Debug, Clone, Serialize)]
+pub struct BuiltinView {
+    pub enabled: bool,
+    /// Why it cannot answer even when on (e.g. the model file is missing: what to run); `None` when ready.
+    pub unavailable: Option<String>,
 }
 
 /// The allowance as the chat window's read-only meter shows it, with what the last chain build said.

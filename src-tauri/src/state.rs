@@ -312,6 +312,16 @@ impl Shell {
         })
     }
 
+    /// Why the built-in model cannot answer even when switched on (not in this build, model file missing, CPU);
+    /// `None` when it can.
+    pub fn builtin_unavailable(&self) -> Option<String> {
+        use aiui_core::backends::builtin::IntentScorer;
+        match self.legs.model_dir.as_deref() {
+            None => Some("not part of this build".into()),
+            Some(dir) => aiui_llama::SmolLm::shared(dir).ready().err(),
+        }
+    }
+
     /// The allowance the agent pays from.
     pub fn budget(&self) -> Arc<BudgetStore> {
         self.budget.read().unwrap_or_else(|p| p.into_inner()).clone()

@@ -27,6 +27,7 @@ fn arguments(command: &str) -> Value {
         "trusted_fetch_fingerprint" => json!({ "url": "http://127.0.0.1:9/" }),
         "trusted_pair_node" => json!({ "url": "http://127.0.0.1:9/", "fingerprint": null, "password": "acl-test-pw" }),
         "trusted_set_grant" => json!({ "tool": "package_restart", "enabled": false }),
+        "trusted_set_builtin" => json!({ "enabled": false }),
         "trusted_set_allowance" => {
             json!({ "allowanceSats": 2100, "period": "weekly", "acceptedMints": ["https://mint.example.com"] })
         }

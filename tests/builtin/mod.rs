@@ -182,3 +182,55 @@ async fn a_scoring_nobody_waits_for_is_cancelled_and_the_model_keeps_working() {
     assert!(model.cancelled() > before, "the abandoned scoring was cancelled");
     assert!(model.score("what is running?").await.is_ok(), "the model still scores after a cancellation");
 }
+
+/// Every one-tap reply the leg can offer does what it says: sent back, it is decided as that intent and app.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_offered_choice_when_tapped_is_the_action_it_names() {
+    use aiui_core::backends::builtin::Intent;
+    let node = start(|_| {}).await;
+    let packages = client_for(&node.node, credentials(PASSWORD)).list_packages().await.unwrap();
+    let model = model();
+    let mut wrong = Vec::new();
+    for intent in Intent::ALL.into_iter().filter(|i| *i != Intent::Other) {
+        let apps: Vec<(&str, &str)> =
+            if intent.needs_app() { vec![("lnd", "LND"), ("bitcoin-knots", "Bitcoin Knots")] } else { vec![("", "")] };
+        for (id, title) in apps {
+            let choice = intent.describe(title);
+            let scores = model.score(&model_input(&choice, &packages)).await.unwrap();
+            let decided = decide(&choice, &scores, true, &packages);
+            let app = intent.needs_app().then(|| (id.to_owned(), title.to_owned()));
+            if decided != (Decision::Act { intent, app }) {
+                wrong.push(format!("{choice:?} → {decided:?}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "choices that do not do what they say: {wrong:#?}");
+}
+
+/// An ambiguous request is answered with a question and one-tap choices; tapping one runs it through the gate.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ambiguous_request_offers_choices_and_a_tapped_choice_acts() {
+    let harness = harness_with(Chain::new(vec![builtin_leg(true)]), Duration::from_secs(30)).await;
+    let (events, outcome) = harness.turn("restart wordpress", None).await;
+    assert!(!events.iter().any(|e| matches!(e, Event::ToolProposed { .. })), "it asks instead of guessing");
+    let TurnOutcome::Answered { text, .. } = outcome else { panic!("{outcome:?}") };
+    assert!(text.starts_with("Which app do you mean?"), "{text}");
+    let choices = events
+        .iter()
+        .find_map(|e| match e {
+            Event::Choices { choices } => Some(choices.clone()),
+            _ => None,
+        })
+        .expect("the question comes with one-tap choices");
+    assert!(choices.iter().all(|c| c.starts_with("restart ")), "{choices:?}");
+    let lnd = choices.iter().find(|c| c.as_str() == "restart LND").expect("LND is one of the choices");
+    let (events, _) = harness.turn(lnd, Some(Verdict::Deny)).await;
+    let request = events
+        .iter()
+        .find_map(|e| match e {
+            Event::AwaitingConfirmation { request } => Some(request.clone()),
+            _ => None,
+        })
+        .expect("the tapped choice waits for the owner");
+    assert_eq!((request.tool.as_str(), &request.arguments), ("package_restart", &serde_json::json!({"id": "lnd"})));
+}

@@ -60,6 +60,28 @@ function addSurface(surface) {
   item('msg surface', renderSurface(surface));
 }
 
+// "Did you mean …?" answers offer host-written replies: one tap sends one, as if it had been typed. Once the
+// owner moves on (taps, or sends anything), the old choices are spent.
+function addChoices(choices) {
+  const group = document.createElement('div');
+  group.className = 'choices';
+  group.setAttribute('role', 'group');
+  group.setAttribute('aria-label', 'Suggested replies');
+  group.append(...choices.map((choice) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'btn choice';
+    button.textContent = choice;
+    button.addEventListener('click', () => ask(choice));
+    return button;
+  }));
+  item('msg choices-item', group);
+}
+
+function retireChoices() {
+  for (const button of messages.querySelectorAll('.choices button')) button.disabled = true;
+}
+
 function showNoBackend(message) {
   $('no-backend-message').textContent = message;
   $('no-backend').hidden = false;
@@ -78,6 +100,9 @@ function onEvent(event) {
       break;
     case 'text':
       addAssistant(event.text, event.backend);
+      break;
+    case 'choices':
+      addChoices(event.choices);
       break;
     case 'tool_proposed':
       break;
@@ -160,8 +185,12 @@ async function refreshAllowance() {
 
 async function submit(event) {
   event.preventDefault();
-  const text = input.value.trim();
+  await ask(input.value.trim());
+}
+
+async function ask(text) {
   if (!text || busy) return;
+  retireChoices();
   setBusy(true);
   addUser(text);
   input.value = '';

@@ -4,6 +4,7 @@
 import { invoke } from './ipc.js';
 import * as allowance from './allowance.js';
 import * as wallet from './wallet.js';
+import * as builtin from './builtin.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,6 +20,7 @@ function pill(el, set) {
 
 function draw(view) {
   allowance.draw(view);
+  builtin.draw(view, draw);
   pill($('key-state'), view.api_key_set);
   if (view.keyring_error) status('key-status', view.keyring_error, 'error');
   const node = view.node;

@@ -78,6 +78,7 @@ fn generated<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sy
         settings::trusted_fetch_fingerprint,
         settings::trusted_pair_node,
         settings::trusted_set_grant,
+        settings::trusted_set_builtin,
         budget::trusted_set_allowance,
         budget::trusted_set_routstr,
         wallet::trusted_wallet,

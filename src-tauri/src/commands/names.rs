@@ -26,6 +26,7 @@ pub const TRUSTED_COMMANDS: &[&str] = &[
     "trusted_fetch_fingerprint",
     "trusted_pair_node",
     "trusted_set_grant",
+    "trusted_set_builtin",
     "trusted_hide",
     "trusted_set_allowance",
     "trusted_set_routstr",

@@ -13,7 +13,7 @@ use tauri::{Runtime, State, Webview};
 use super::{CommandError, require_trusted};
 use crate::Shell;
 use crate::config::{PairedNode, ShellConfig};
-use crate::ipc::{AllowanceView, BudgetView, NodeSettingsView, RoutstrView, SettingsView, ToolGrantView};
+use crate::ipc::{AllowanceView, BudgetView, BuiltinView, NodeSettingsView, RoutstrView, SettingsView, ToolGrantView};
 use crate::state::{NodeInfo, client_for};
 
 /// How long fetching a certificate or a test login may take.
@@ -134,6 +134,25 @@ pub async fn trusted_set_grant<R: Runtime>(
     Ok(settings_view(&shell).await)
 }
 
+/// Turns the built-in small model (the chain's last leg) on or off; the chain is rebuilt so it applies from the
+/// next message.
+#[tauri::command]
+pub async fn trusted_set_builtin<R: Runtime>(
+    webview: Webview<R>,
+    shell: State<'_, Shell>,
+    enabled: bool,
+) -> Result<SettingsView, CommandError> {
+    require_trusted(&webview)?;
+    let _slot = shell
+        .begin_turn()
+        .ok_or_else(|| CommandError::new("busy", "The assistant is answering; change this when it has finished."))?;
+    update_config(&shell, |file| file.builtin_model_off = !enabled)?;
+    shell.rebuild().await.map_err(|e| {
+        CommandError::new("backends", format!("Saved, but the assistant's backends could not be rebuilt: {e:#}"))
+    })?;
+    Ok(settings_view(&shell).await)
+}
+
 fn parse_node_url(url: &str) -> Result<url::Url, CommandError> {
     let url: url::Url = url.trim().parse().map_err(|e| CommandError::new("invalid", format!("Not an address: {e}")))?;
     if !matches!(url.scheme(), "http" | "https") {
@@ -194,7 +213,8 @@ pub(super) async fn settings_view(shell: &Shell) -> SettingsView {
         allowance: AllowanceView::new(&report, shell.notices()),
     };
     // A damaged config file is reported by the commands that write it; here the defaults are shown.
-    let options = ShellConfig::load(&shell.data.0).map(|f| f.routstr).unwrap_or_default();
+    let file = ShellConfig::load(&shell.data.0).unwrap_or_default();
+    let options = file.routstr;
     let discovery = shell.discovery_report().map(|report| report.lines(false)).unwrap_or_default();
     let routstr = RoutstrView {
         reviewed_only: options.reviewed_only,
@@ -202,9 +222,11 @@ pub(super) async fn settings_view(shell: &Shell) -> SettingsView {
         reviewer: options.reviewer,
         discovery,
     };
+    let builtin = BuiltinView { enabled: !file.builtin_model_off, unavailable: shell.builtin_unavailable() };
     SettingsView {
         budget,
         routstr,
+        builtin,
         demo: shell.mode.demo,
         kiosk: shell.mode.kiosk,
         api_key_set: api_key.ok(),

@@ -85,6 +85,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         Arc::new(Agent::new(Arc::new(node_client), built.chain, gate, store, config, known).with_budget(built.budget));
 
     println!("Conversation {conversation}. Type a question; /list shows conversations; /quit or Ctrl-D ends.");
+    // The one-tap replies of the last answer: typing a choice's number sends that choice.
+    let mut choices: Vec<String> = Vec::new();
     while let Some(line) = read_line("you> ").await? {
         match line.trim() {
             "" => continue,
@@ -95,7 +97,13 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                 }
                 continue;
             }
-            text => turn(&agent, &conversation, text).await?,
+            text => {
+                let text = chosen(text, &choices).unwrap_or(text).to_owned();
+                if text != line.trim() {
+                    println!("you> {text}");
+                }
+                choices = turn(&agent, &conversation, &text).await?;
+            }
         }
     }
     if let Some(demo) = demo {
@@ -127,7 +135,15 @@ pub fn leg_settings(args: &Args) -> LegSettings {
     }
 }
 
-async fn turn(agent: &Arc<Agent>, conversation: &ConversationId, text: &str) -> anyhow::Result<()> {
+/// The choice a bare number picks ("2" → the second), if the last answer offered one.
+fn chosen<'a>(line: &str, choices: &'a [String]) -> Option<&'a str> {
+    let n: usize = line.parse().ok()?;
+    choices.get(n.checked_sub(1)?).map(String::as_str)
+}
+
+/// Runs one turn, printing its events; returns the one-tap choices its answer offered.
+async fn turn(agent: &Arc<Agent>, conversation: &ConversationId, text: &str) -> anyhow::Result<Vec<String>> {
+    let mut offered = Vec::new();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let task = {
         let (agent, conversation, text) = (agent.clone(), conversation.clone(), text.to_owned());
@@ -137,6 +153,13 @@ async fn turn(agent: &Arc<Agent>, conversation: &ConversationId, text: &str) -> 
         match event {
             Event::BackendChosen { .. } | Event::ToolProposed { .. } => {}
             Event::Text { text, backend } => println!("[{}] {text}", backend.label()),
+            Event::Choices { choices } => {
+                for (n, choice) in choices.iter().enumerate() {
+                    println!("  {}) {choice}", n + 1);
+                }
+                println!("  (type a number to choose)");
+                offered = choices;
+            }
             Event::Surface { surface, .. } => print!("{}", render::surface(&surface)),
             Event::Notice { text } => println!("  note: {text}"),
             Event::AwaitingConfirmation { request } => {
@@ -153,7 +176,7 @@ async fn turn(agent: &Arc<Agent>, conversation: &ConversationId, text: &str) -> 
         }
     }
     task.await.context("the turn stopped unexpectedly")??;
-    Ok(())
+    Ok(offered)
 }
 
 /// Connects to the node named on the command line, or starts the demo node.

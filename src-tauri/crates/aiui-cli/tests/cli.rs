@@ -320,8 +320,8 @@ fn model_dir() -> String {
     dir.to_str().unwrap().to_owned()
 }
 
-#[test]
-fn chat_demo_with_no_ollama_and_no_key_answers_with_the_built_in_model() {
+/// `aiui-cli chat --demo` with no Ollama and no Claude key, fed `input`; returns its stdout.
+fn builtin_chat(input: &str) -> String {
     let data = tempfile::tempdir().unwrap();
     let data_dir = data.path().to_str().unwrap().to_owned();
     let mut child = Command::new(env!("CARGO_BIN_EXE_aiui-cli"))
@@ -336,11 +336,17 @@ fn chat_demo_with_no_ollama_and_no_key_answers_with_the_built_in_model() {
         .expect("aiui-cli runs");
     {
         use std::io::Write;
-        child.stdin.take().unwrap().write_all(b"what is running?\n").unwrap();
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     }
     let out = child.wait_with_output().unwrap();
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{}", text(&out.stderr));
+    stdout
+}
+
+#[test]
+fn chat_demo_with_no_ollama_and_no_key_answers_with_the_built_in_model() {
+    let stdout = builtin_chat("what is running?\n");
     assert!(
         stdout.lines().any(|l| l.starts_with("bitcoin-knots") && l.contains(" running ")),
         "the package card:\n{stdout}"
@@ -352,4 +358,14 @@ fn chat_demo_with_no_ollama_and_no_key_answers_with_the_built_in_model() {
         .unwrap_or_else(|| panic!("a short built-in answer:\n{stdout}"));
     assert!(answer.len() < 300 && answer.contains("LND"), "{answer}");
     assert!(stdout.contains("built-in small model (SmolLM2-135M), meant for trying AIUI"), "said once:\n{stdout}");
+}
+
+#[test]
+fn chat_offers_numbered_choices_when_the_built_in_model_asks_and_a_number_picks_one() {
+    // "wordpress" is no app of the demo node: the leg asks which app, with one-tap choices; "2" picks the second.
+    let stdout = builtin_chat("restart wordpress\n2\nn\n");
+    assert!(stdout.contains("Which app do you mean?"), "{stdout}");
+    assert!(stdout.contains("  2) restart LND"), "numbered choices:\n{stdout}");
+    assert!(stdout.contains("you> restart LND"), "the number was sent as the choice:\n{stdout}");
+    assert!(stdout.contains("Restarting LND: waiting for your approval."), "{stdout}");
 }

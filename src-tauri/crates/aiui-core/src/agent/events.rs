@@ -15,6 +15,9 @@ pub enum Event {
     BackendChosen { backend: BackendId },
     /// The model's words for the owner.
     Text { text: String, backend: BackendId },
+    /// One-tap replies to the question just asked (host-written, from the built-in leg's "Did you mean …?").
+    /// Sending one is the same as typing it; they are not kept with the conversation.
+    Choices { choices: Vec<String> },
     /// The model asked for a tool; `arguments` are as it sent them (validated or not).
     ToolProposed { call_id: String, tool: String, arguments: Value },
     /// An action waits for the owner on the trusted surface.

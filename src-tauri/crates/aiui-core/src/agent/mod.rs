@@ -210,6 +210,9 @@ impl Agent {
             if !turn.text.is_empty() {
                 emit(events, Event::Text { text: turn.text.clone(), backend: turn.backend.clone() });
             }
+            if !turn.choices.is_empty() {
+                emit(events, Event::Choices { choices: turn.choices.clone() });
+            }
             if turn.tool_calls.is_empty() {
                 emit(events, Event::Done { backend: turn.backend.clone() });
                 return Ok(TurnOutcome::Answered { backend: turn.backend, text: turn.text });

@@ -120,6 +120,8 @@ pub struct Turn {
     pub backend: BackendId,
     /// What the owner should hear about this step besides the answer (e.g. the allowance's 80% notice).
     pub notices: Vec<String>,
+    /// Replies the owner can send with one tap when the leg asks which of a few things was meant; host-written.
+    pub choices: Vec<String>,
 }
 
 /// Why a backend step failed. The loop branches on these: `Unavailable` hands the same step to the next leg.

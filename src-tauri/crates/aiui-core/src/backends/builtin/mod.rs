@@ -176,7 +176,7 @@ impl Builtin {
             Message::ToolResult { content, is_error, .. } => Some((content, *is_error)),
             _ => None,
         }) {
-            return Ok(self.turn(answers::from_result(result.0, result.1), Vec::new()));
+            return Ok(self.turn(answers::from_result(result.0, result.1), Vec::new(), Vec::new()));
         }
         let Message::User { text } = &messages[index] else { unreachable!("rposition found a user message") };
         let scorer = self.config.scorer.as_ref().ok_or_else(|| unavailable("not part of this build".into()))?;
@@ -189,7 +189,9 @@ impl Builtin {
         let scores = scorer.score(&apps::model_input(text, &packages)).await.map_err(unavailable)?;
         Ok(match decide(text, &scores, self.config.lexical, &packages) {
             Decision::Act { intent, app } => {
-                let Some(method) = intent.method() else { return Ok(self.turn(answers::capabilities(), vec![])) };
+                let Some(method) = intent.method() else {
+                    return Ok(self.turn(answers::capabilities(), vec![], vec![]));
+                };
                 let tool = crate::tools::Registry::node_tools()
                     .iter()
                     .find(|t| t.method == method)
@@ -201,19 +203,19 @@ impl Builtin {
                 };
                 let title = app.as_ref().map(|(_, title)| title.as_str());
                 let call = ToolCall { id: call_id(), name: tool.to_owned(), arguments: Ok(arguments) };
-                self.turn(answers::understood(intent, title), vec![call])
+                self.turn(answers::understood(intent, title), vec![call], Vec::new())
             }
-            Decision::Ask { question, .. } => self.turn(question, Vec::new()),
-            Decision::Decline => self.turn(answers::capabilities(), Vec::new()),
+            Decision::Ask { question, choices } => self.turn(question, Vec::new(), choices),
+            Decision::Decline => self.turn(answers::capabilities(), Vec::new(), Vec::new()),
         })
     }
 
-    fn turn(&self, text: String, tool_calls: Vec<ToolCall>) -> Turn {
+    fn turn(&self, text: String, tool_calls: Vec<ToolCall>, choices: Vec<String>) -> Turn {
         let mut notices = Vec::new();
         if !self.introduced.swap(true, Ordering::SeqCst) {
             notices.push(answers::SMALL_MODEL_NOTICE.to_owned());
         }
-        Turn { text, tool_calls, usage: Usage::default(), backend: Self::id(), notices }
+        Turn { text, tool_calls, usage: Usage::default(), backend: Self::id(), notices, choices }
     }
 }
 

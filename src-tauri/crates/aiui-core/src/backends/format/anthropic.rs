@@ -66,7 +66,14 @@ pub fn response(body: &Value, model: &str) -> Result<Turn, String> {
         input_tokens: body.pointer("/usage/input_tokens").and_then(Value::as_u64).unwrap_or(0),
         output_tokens: body.pointer("/usage/output_tokens").and_then(Value::as_u64).unwrap_or(0),
     };
-    Ok(Turn { text, tool_calls, usage, notices: Vec::new(), backend: BackendId::Claude { model: model.to_owned() } })
+    Ok(Turn {
+        text,
+        tool_calls,
+        usage,
+        notices: Vec::new(),
+        choices: Vec::new(),
+        backend: BackendId::Claude { model: model.to_owned() },
+    })
 }
 
 /// The `error.type` and `error.message` of an Anthropic error body, if it is one.

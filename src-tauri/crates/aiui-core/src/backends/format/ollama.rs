@@ -49,7 +49,14 @@ pub fn response(body: &Value, model: &str) -> Result<Turn, String> {
         input_tokens: body.get("prompt_eval_count").and_then(Value::as_u64).unwrap_or(0),
         output_tokens: body.get("eval_count").and_then(Value::as_u64).unwrap_or(0),
     };
-    Ok(Turn { text, tool_calls, usage, notices: Vec::new(), backend: BackendId::Local { model: model.to_owned() } })
+    Ok(Turn {
+        text,
+        tool_calls,
+        usage,
+        notices: Vec::new(),
+        choices: Vec::new(),
+        backend: BackendId::Local { model: model.to_owned() },
+    })
 }
 
 /// Whether `/api/show` says the model can take tool turns.

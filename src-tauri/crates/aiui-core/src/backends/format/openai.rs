@@ -54,7 +54,7 @@ pub fn response(body: &Value, backend: BackendId) -> Result<Turn, String> {
         input_tokens: body.pointer("/usage/prompt_tokens").and_then(Value::as_u64).unwrap_or(0),
         output_tokens: body.pointer("/usage/completion_tokens").and_then(Value::as_u64).unwrap_or(0),
     };
-    Ok(Turn { text, tool_calls, usage, backend, notices: Vec::new() })
+    Ok(Turn { text, tool_calls, usage, backend, notices: Vec::new(), choices: Vec::new() })
 }
 
 /// The origin of a string in an OpenAI- or Ollama-shaped body, by the role of the message it is in. Anything
