@@ -93,3 +93,16 @@ export function renderSurface(surface) {
   const pairs = Object.entries(surface || {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]);
   return card('Result', kv(pairs));
 }
+
+/** One line that says what a drawn card holds (its title, then its row count or its first facts), for the
+ *  announcement of a new card: the card itself is read in full only when the owner goes to it. */
+export function surfaceSummary(element) {
+  const title = element.querySelector('h3');
+  const parts = [title ? title.textContent : 'Result'];
+  const rows = element.querySelectorAll('tbody tr').length;
+  if (rows) parts.push(`${rows} ${rows === 1 ? 'row' : 'rows'}`);
+  const facts = [...element.querySelectorAll('.kv dt')].slice(0, 3)
+    .map((dt) => `${dt.textContent} ${dt.nextElementSibling ? dt.nextElementSibling.textContent : ''}`.trim());
+  if (facts.length) parts.push(facts.join(', '));
+  return `${parts.join(': ')}.`;
+}
