@@ -86,35 +86,45 @@ def main():
     # The dialog is met as a screen reader meets it: through the focus event of its first button, then the
     # dialog is found by walking up from there (a walk of the whole page on every poll would slow the page down).
     loop = GLib.MainLoop()
-    seen = {}
+    seen = {"approve_enabled_events": 0}
 
-    def on_focus(event):
+    def in_dialog(node):
+        dialog = node
+        while dialog is not None and dialog.get_role() not in (Atspi.Role.ALERT, Atspi.Role.DIALOG):
+            dialog = dialog.get_parent()
+        return dialog
+
+    def on_event(event):
         try:
             node = event.source
-            if event.detail1 != 1 or node.get_role() != Atspi.Role.PUSH_BUTTON or node.get_name() != "Deny":
+            if event.detail1 != 1 or node.get_role() != Atspi.Role.PUSH_BUTTON:
                 return
-            dialog = node
-            while dialog is not None and dialog.get_role() not in (Atspi.Role.ALERT, Atspi.Role.DIALOG):
-                dialog = dialog.get_parent()
-            if dialog is None or SUMMARY not in (dialog.get_name() or ""):
-                return
-            seen["deny"], seen["dialog"] = node, dialog
-            seen["approve"] = find(dialog, lambda n: n.get_role() == Atspi.Role.PUSH_BUTTON and n.get_name() == "Approve")
-            seen["approve_first"] = describe(seen["approve"])
-            seen["deny_first"] = describe(node)
-            loop.quit()
-        except Exception as error:  # a node gone while we read it: wait for the next focus
+            if event.type.startswith("object:state-changed:focused") and node.get_name() == "Deny" and "deny" not in seen:
+                dialog = in_dialog(node)
+                if dialog is None:
+                    return
+                seen["deny"], seen["dialog"] = node, dialog
+                seen["approve"] = find(dialog, lambda n: n.get_role() == Atspi.Role.PUSH_BUTTON and n.get_name() == "Approve")
+                seen["approve_first"] = describe(seen["approve"])
+                seen["deny_first"] = describe(node)
+            elif event.type.startswith("object:state-changed:enabled") and node.get_name() == "Approve" and "deny" in seen:
+                # Approve turned from unavailable to available while the dialog was open (heard, not skipped).
+                seen["approve_enabled_events"] += 1
+                loop.quit()
+        except Exception as error:  # a node gone while we read it: wait for the next event
             seen["error"] = str(error)
 
-    listener = Atspi.EventListener.new(on_focus)
-    listener.register("object:state-changed:focused")
+    listener = Atspi.EventListener.new(on_event)
+    for kind in ("object:state-changed:focused", "object:state-changed:enabled"):
+        listener.register(kind)
     print("listening", file=sys.stderr, flush=True)
     GLib.timeout_add_seconds(TIMEOUT_S, loop.quit)
     loop.run()
-    listener.deregister("object:state-changed:focused")
     if "dialog" not in seen:
-        raise SystemExit(json.dumps({"error": f"no focus on a Deny inside an alert dialog named by the summary {seen}"}))
+        raise SystemExit(json.dumps({"error": f"no focus on a Deny inside an alert dialog {seen}"}))
+    out["approve_enabled_events"] = seen["approve_enabled_events"]
     dialog, deny, approve = seen["dialog"], seen["deny"], seen["approve"]
+    until("the dialog to be named by the summary", lambda: SUMMARY in (dialog.get_name() or ""), timeout=5)
     out["dialog"] = describe(dialog)
     out["deny_focused"] = seen["deny_first"]
     out["approve_first"] = seen["approve_first"]
@@ -131,7 +141,9 @@ def main():
     out["announcer_before"] = text_of(announcer)
     # The test answers now; what the announcer says changes, and the focus lands inside this window.
     changed = lambda: (t := text_of(announcer)) and t != out["announcer_before"] and t
-    out["announcer_after"] = until("the result to be announced", changed)
+    until("the result to be announced", changed)
+    time.sleep(0.3)  # the accessible text can be read while WebKit is still filling it in
+    out["announcer_after"] = text_of(announcer)
     # The web view itself keeps the toolkit focus; what matters is the element focused inside the page.
     focused_in_page = lambda: find(document, lambda n: n is not document and "focused" in states(n))
     focused = until("the focus after the decision", focused_in_page, timeout=5)
