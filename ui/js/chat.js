@@ -60,6 +60,7 @@ function addAssistant(text, backend) {
     badge.textContent = backend;
     badge.setAttribute('aria-hidden', 'true');
     li.append(badge);
+    scrollDown();
   }
 }
 
