@@ -141,6 +141,32 @@ async function axe(state) {
   for (const v of r.violations) log(`  VIOLATION ${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.join('\n    ')}`);
   check(r.violations.length === 0, `no WCAG 2.2 A/AA violation in ${state}`);
   axeStates.push(state);
+  await nonTextContrast(state);
+}
+
+// WCAG 1.4.11, which axe-core does not check: every visible, enabled control's boundary (its border, or its own
+// fill) has 3:1 contrast against what is behind it (the ancestors' backgrounds composited over the page colour).
+async function nonTextContrast(state) {
+  const low = await run(wrap(`
+    const rgba = (text) => { const m = text.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+    const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+    const lum = (c) => { const [r, g, b] = c.slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    const page = rgba(getComputedStyle(document.documentElement).getPropertyValue('--bg').trim().replace(/^#(..)(..)(..)$/, (_, r, g, b) => 'rgb(' + [r, g, b].map((h) => parseInt(h, 16)).join(',') + ')'));
+    const behind = (el) => { const chain = []; for (let e = el.parentElement; e; e = e.parentElement) chain.push(rgba(getComputedStyle(e).backgroundColor)); return chain.reverse().reduce((acc, c) => over(c, acc), page); };
+    const out = [];
+    for (const el of document.querySelectorAll('button, input, select, textarea')) {
+      const style = getComputedStyle(el);
+      if (el.disabled || el.type === 'checkbox' || el.type === 'hidden' || !el.getClientRects().length || style.visibility === 'hidden') continue;
+      const back = behind(el);
+      const border = parseFloat(style.borderTopWidth) > 0 ? ratio(over(rgba(style.borderTopColor), back), back) : 0;
+      const fill = ratio(over(rgba(style.backgroundColor), back), back);
+      const best = Math.max(border, fill);
+      if (best < 3) out.push(\`\${el.id || el.tagName} \${best.toFixed(2)}:1\`);
+    }
+    return out;`));
+  check(Array.isArray(low), `the control contrast check ran in ${state} (${JSON.stringify(low)})`);
+  check(low.length === 0, `every control's boundary has 3:1 contrast in ${state} (below: ${low.join(', ')})`);
 }
 const axeStates = [];
 

@@ -18,6 +18,7 @@ let armedFor = null;
 let deciding = false;
 let warned = false; // the 30-second warning was given for the request on screen
 let others = -1; // how many more wait behind it, as drawn
+const over = new Set(); // requests that expired here, not shown again while the host sweeps them
 let onChange = () => {};
 
 export function setOnChange(handler) {
@@ -76,6 +77,7 @@ function tick() {
   }
   if (left === 0 && !deciding) {
     const request = shown;
+    over.add(request.id);
     closeWith(`Expired, nothing was done: ${plain(request.summary)}`, 'error');
   }
 }
@@ -139,7 +141,7 @@ export async function refresh() {
     return;
   }
   // One past its expiry is over even if the host has not swept it yet.
-  const live = pending.filter((request) => request.expires_at_ms > request.now_ms);
+  const live = pending.filter((request) => request.expires_at_ms > request.now_ms && !over.has(request.id));
   const first = live[0];
   if (!first) {
     if (shown && !deciding) {
