@@ -162,7 +162,7 @@ async function nonTextContrast(state) {
       const border = parseFloat(style.borderTopWidth) > 0 ? ratio(over(rgba(style.borderTopColor), back), back) : 0;
       const fill = ratio(over(rgba(style.backgroundColor), back), back);
       const best = Math.max(border, fill);
-      if (best < 3) out.push(\`\${el.id || el.tagName} \${best.toFixed(2)}:1\`);
+      if (best < 3) out.push(\`\${el.id || el.className || el.tagName} \${best.toFixed(2)}:1\`);
     }
     return out;`));
   check(Array.isArray(low), `the control contrast check ran in ${state} (${JSON.stringify(low)})`);
