@@ -14,7 +14,8 @@
 // 5. A fresh machine in kiosk mode: a second app, no Ollama (a dead port), no key, no allowance, driven by the
 //    keyboard alone (WebDriver key actions, no clicks). "restart lnd" is answered by the built-in model
 //    (SmolLM2-135M), which opens the trusted window with the host-written summary; Tab and Enter approve, and lnd
-//    restarts on the devnode; asked again, Enter on the focused Deny declines, and the chat says so.
+//    restarts on the devnode. (The keyboard-only Deny ends step 4: Enter on the focused Deny, and the chat says
+//    nothing was changed.)
 // axe-core (tests/gui/package.json) checks both windows against WCAG 2.2 A/AA in every state visited, and fails on
 // any violation. Screenshots of both windows go to target/gui-screenshots/. Every failure throws; the exit code
 // says so.
@@ -42,7 +43,8 @@ const axeSource = fs.readFileSync(path.join(here, 'node_modules/axe-core/axe.min
 const TRUSTED_TITLE = 'AIUI · Trusted confirmation and settings';
 
 // ---- the scripted local model ----
-const chatReplies = ['chat_call_package_list.json', 'chat_answer_packages.json', 'chat_call_restart_lnd.json', 'chat_answer_restarted.json'];
+// The fifth is asked by the keyboard-only Deny at the end.
+const chatReplies = ['chat_call_package_list.json', 'chat_answer_packages.json', 'chat_call_restart_lnd.json', 'chat_answer_restarted.json', 'chat_call_restart_lnd.json'];
 const received = [];
 const ollama = http.createServer((req, res) => {
   let body = '';
@@ -433,6 +435,22 @@ try {
   await run(wrap(`document.getElementById('allowance-section').scrollIntoView(); return true;`));
   await screenshot('trusted-allowance-wallet.png');
   await axe('the trusted window allowance and wallet');
+
+  // ---- keyboard only: "restart lnd" again, and Enter on the focused Deny; the chat says nothing was changed ----
+  const focusedId = () => run(wrap('return document.activeElement && document.activeElement.id;'));
+  await focus('main');
+  check(await focusedId() === 'composer-input', 'the message box has the focus');
+  await press('restart lnd', KEY.enter);
+  await focus('trusted');
+  await until('the confirmation, Deny focused', async () => !(await run(wrap(`return document.getElementById('confirm').hidden;`))) && await focusedId() === 'deny', 20000);
+  await press(KEY.enter);
+  log('denied with the keyboard');
+  await until('the result in the trusted window', () => run(wrap(`return document.getElementById('last-decision').textContent.startsWith('Denied: ');`)), 5000);
+  await focus('main');
+  await until('the denial in the chat', () => run(wrap(`return [...document.querySelectorAll('#messages .msg.notice')].some((m) => m.textContent.includes('You declined: Restart app lnd') && m.textContent.includes('Nothing was changed'));`)));
+  await until('the turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') === 'false';`)));
+  check(await focusedId() === 'composer-input', 'the focus is in the message box after the denial');
+  check(await run(wrap(`const apps = await window.__TAURI__.core.invoke('node_packages'); return apps.find((p) => p.id === 'lnd').state;`)) === 'running', 'lnd was not restarted after Deny');
   log('PASSED');
 } catch (error) {
   failure = error;
@@ -509,24 +527,7 @@ if (!failure) {
     await screenshot('kiosk-chat.png');
     await axe('the kiosk chat window after an approved action');
 
-    // The same with Deny: Enter on the focused Deny, and the chat says nothing was changed.
     check(await focusedId() === 'composer-input', 'the focus is back in the message box');
-    await press('restart lnd', KEY.enter);
-    await focus('trusted');
-    const second = await until('the second confirmation', async () => {
-      const r = await invokeIn('trusted_pending');
-      return r.ok && r.ok.length === 1 && r.ok[0].id !== pending.id ? r.ok[0] : null;
-    }, 120000, 250);
-    await until('Deny focused', async () => await focusedId() === 'deny');
-    await press(KEY.enter);
-    log('denied with the keyboard');
-    await focus('main');
-    await until('the denial in the chat', () => run(wrap(`return [...document.querySelectorAll('#messages .msg.notice')].some((m) => m.textContent.includes('You declined: Restart app lnd') && m.textContent.includes('Nothing was changed'));`)));
-    check(await lndState() === 'running', 'lnd was not restarted after Deny');
-    check(second.summary.includes('lnd'), 'the second confirmation was for lnd');
-    await until('the turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') === 'false';`)));
-    check(await focusedId() === 'composer-input', 'the focus is in the message box after the denial');
-    await screenshot('builtin-chat.png');
     log('PASSED (built-in leg, keyboard only, kiosk)');
   } catch (error) {
     failure = error;
