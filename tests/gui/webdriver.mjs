@@ -478,6 +478,11 @@ if (!failure) {
     await focus('main');
     await until('the chat page', () => run(wrap(`return document.readyState === 'complete' && document.activeElement === document.getElementById('composer-input');`)));
     check(await run(wrap(`return document.body.classList.contains('kiosk');`)), 'the chat window is in kiosk layout');
+    // A long press (a context menu) brings paste and copy in a text field; elsewhere the page's menu stays off.
+    const menus = await run(wrap(`const open = (el) => { const e = new MouseEvent('contextmenu', { bubbles: true, cancelable: true });
+      el.dispatchEvent(e); return !e.defaultPrevented; };
+      return { field: open(document.getElementById('composer-input')), page: open(document.querySelector('.brand')) };`));
+    check(menus.field === true && menus.page === false, `the kiosk keeps the text field's menu only (${JSON.stringify(menus)})`);
     await axe('the kiosk chat window');
     // Page zoom: Ctrl+= twice, then Ctrl+0 back.
     await chord(KEY.control, '=');
