@@ -101,7 +101,10 @@ def main():
                 return
             if event.type.startswith("object:state-changed:focused") and node.get_name() == "Deny" and "deny" not in seen:
                 dialog = in_dialog(node)
-                if dialog is None:
+                frame = dialog
+                while frame is not None and frame.get_role() != Atspi.Role.FRAME:
+                    frame = frame.get_parent()
+                if dialog is None or frame is None or frame.get_name() != TITLE:
                     return
                 seen["deny"], seen["dialog"] = node, dialog
                 seen["approve"] = find(dialog, lambda n: n.get_role() == Atspi.Role.PUSH_BUTTON and n.get_name() == "Approve")

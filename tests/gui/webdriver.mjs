@@ -15,7 +15,7 @@
 //    keyboard alone (WebDriver key actions, no clicks). "restart lnd" is answered by the built-in model
 //    (SmolLM2-135M), which opens the trusted window with the host-written summary; Tab and Enter approve, and lnd
 //    restarts on the devnode. (The keyboard-only Deny ends step 4: Enter on the focused Deny, and the chat says
-//    nothing was changed.)
+//    nothing was changed.) Ctrl+= zooms the page; a long press keeps paste in a text field.
 // axe-core (tests/gui/package.json) checks both windows against WCAG 2.2 A/AA in every state visited, and fails on
 // any violation. Screenshots of both windows go to target/gui-screenshots/. Every failure throws; the exit code
 // says so.
@@ -488,6 +488,7 @@ if (!failure) {
     await chord(KEY.control, '=');
     await chord(KEY.control, '=');
     const zoomed = await run(wrap('return document.documentElement.dataset.zoom;'));
+    await screenshot('kiosk-chat-zoomed.png');
     await chord(KEY.control, '0');
     const reset = await run(wrap('return document.documentElement.dataset.zoom;'));
     check(zoomed === '1.25' && reset === '1', `Ctrl+= zooms the page and Ctrl+0 resets it (${zoomed}, ${reset})`);
