@@ -8,7 +8,8 @@ pub struct Cli {
     /// Start a simulated node on this machine (loopback, generated password) and pair with it.
     #[arg(long)]
     pub demo: bool,
-    /// Full screen and undecorated, with no devtools and no context menu: for a touchscreen at the node.
+    /// Full screen and undecorated, with no devtools and no context menu outside text fields and selections (paste
+    /// and copy stay): for a touchscreen at the node.
     #[arg(long)]
     pub kiosk: bool,
     /// Where the local Ollama listens.

@@ -1,8 +1,10 @@
-// The chat window: conversations, a turn's events streamed into an ARIA live log, surfaces as cards, notices,
-// the "no backend" panel, a read-only allowance meter, and buttons that only *ask* for the trusted window.
+// The chat window: conversations, a turn's events streamed into the log (each new item said once, with its
+// speaker, through a live announcer), surfaces as cards, notices, the "no backend" panel, a read-only allowance
+// meter, and buttons that only *ask* for the trusted window.
 import { invoke, channel } from './ipc.js';
-import { renderText } from './text.js';
-import { renderSurface } from './surfaces.js';
+import { renderText, renderLine } from './text.js';
+import { renderSurface, surfaceSummary } from './surfaces.js';
+import { enableZoom, keepTextMenus } from './zoom.js';
 
 const $ = (id) => document.getElementById(id);
 const messages = $('messages');
@@ -16,6 +18,22 @@ function scrollDown() {
   messages.scrollTop = messages.scrollHeight;
 }
 
+// Said once by a screen reader; the log itself is silent, so a conversation's history is not read out on open.
+function announce(text) {
+  const region = $('announcer');
+  const line = document.createElement('p');
+  line.textContent = text;
+  region.append(line);
+  while (region.childElementCount > 3) region.firstElementChild.remove();
+}
+
+function speaker(name) {
+  const label = document.createElement('span');
+  label.className = 'sr-only';
+  label.textContent = `${name}: `;
+  return label;
+}
+
 function item(className, ...children) {
   const li = document.createElement('li');
   li.className = className;
@@ -26,22 +44,28 @@ function item(className, ...children) {
 }
 
 function addUser(text) {
-  item('msg user', document.createTextNode(text));
+  item('msg user', speaker('You'), document.createTextNode(text));
+}
+
+function assistantName(backend) {
+  return backend ? `AIUI (${backend})` : 'AIUI';
 }
 
 function addAssistant(text, backend) {
-  const li = item('msg assistant glass', renderText(text));
+  const li = item('msg assistant glass', speaker(assistantName(backend)), renderText(text));
   if (backend) {
+    // Shown for the eye; the speaker label above already says it to a screen reader.
     const badge = document.createElement('span');
     badge.className = 'badge';
     badge.textContent = backend;
-    badge.setAttribute('aria-label', `answered by ${backend}`);
+    badge.setAttribute('aria-hidden', 'true');
     li.append(badge);
+    scrollDown();
   }
 }
 
 function addNotice(text, extra = '') {
-  item(`msg notice ${extra}`, document.createTextNode(text));
+  item(`msg notice ${extra}`, speaker('Notice'), renderLine(text));
 }
 
 // A budget stop says so plainly and offers the top-up, which only asks for the trusted window.
@@ -57,7 +81,7 @@ function addBudgetStop(text) {
 }
 
 function addSurface(surface) {
-  item('msg surface', renderSurface(surface));
+  return item('msg surface', renderSurface(surface));
 }
 
 // "Did you mean …?" answers offer host-written replies: one tap sends one, as if it had been typed. Once the
@@ -82,47 +106,71 @@ function retireChoices() {
   for (const button of messages.querySelectorAll('.choices button')) button.disabled = true;
 }
 
+// Right below the question it answers, in plain words first; the host's reasons per assistant follow as details.
 function showNoBackend(message) {
-  $('no-backend-message').textContent = message;
-  $('no-backend').hidden = false;
+  const title = document.createElement('h2');
+  title.textContent = 'No assistant could answer this';
+  const lead = document.createElement('p');
+  lead.textContent = 'None of the assistants is reachable right now, so nothing was done on your node. '
+    + 'Add a Claude key in Settings, or start Ollama on this computer, then ask again.';
+  const details = document.createElement('details');
+  const why = document.createElement('summary');
+  why.textContent = 'Why each assistant is unavailable';
+  const reasons = document.createElement('div');
+  reasons.append(renderText(message));
+  details.append(why, reasons);
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'btn primary';
+  button.textContent = 'Open Settings to add a Claude key';
+  button.addEventListener('click', openTrusted);
+  item('msg panel glass warn no-backend', title, lead, details, button);
+  announce(`${title.textContent}. ${lead.textContent}`);
 }
 
+// Send stays enabled (aria-disabled while a turn runs), so the focus on it is never lost; a second press is ignored.
 function setBusy(value) {
   busy = value;
-  send.disabled = value;
+  send.setAttribute('aria-disabled', String(value));
   send.textContent = value ? 'Working…' : 'Send';
+  if (value) announce('Working…');
 }
 
 function onEvent(event) {
   switch (event.event) {
     case 'backend_chosen':
-      $('no-backend').hidden = true;
       break;
     case 'text':
       addAssistant(event.text, event.backend);
+      announce(`${assistantName(event.backend)}: ${event.text}`);
       break;
     case 'choices':
       addChoices(event.choices);
+      announce(`Suggested replies: ${event.choices.join('; ')}`);
       break;
     case 'tool_proposed':
       break;
     case 'awaiting_confirmation':
-      $('pending-summary').textContent = event.summary;
+      $('pending-summary').replaceChildren(renderLine(event.summary));
       $('pending').hidden = false;
       break;
-    case 'surface':
+    case 'surface': {
       $('pending').hidden = true;
-      addSurface(event.surface);
+      const li = addSurface(event.surface);
+      announce(`Card: ${surfaceSummary(li)}`);
       refreshApps();
       break;
+    }
     case 'notice':
       addNotice(event.text);
+      announce(`Notice: ${event.text}`);
       break;
     case 'stopped':
       $('pending').hidden = true;
       if (event.reason === 'no_backend') showNoBackend(event.message);
       else if (event.reason === 'budget_stop') addBudgetStop(event.message);
       else addNotice(event.message, 'stop');
+      if (event.reason !== 'no_backend') announce(`Stopped: ${event.message}`);
       finishTurn();
       break;
     case 'done':
@@ -130,6 +178,7 @@ function onEvent(event) {
       break;
     case 'failed':
       addNotice(`Something went wrong: ${event.message}`, 'stop');
+      announce(`Something went wrong: ${event.message}`);
       finishTurn();
       break;
     default:
@@ -180,6 +229,7 @@ async function refreshAllowance() {
     if (shownNotices.has(notice)) continue;
     shownNotices.add(notice);
     addNotice(notice);
+    announce(`Notice: ${notice}`);
   }
 }
 
@@ -200,6 +250,7 @@ async function ask(text) {
   } catch (error) {
     setBusy(false);
     addNotice(error.message, 'stop');
+    announce(error.message);
   }
 }
 
@@ -274,10 +325,11 @@ function openTrusted() {
 }
 
 async function start() {
+  enableZoom();
   const info = await invoke('app_info');
   if (info.kiosk) {
     document.body.classList.add('kiosk');
-    document.addEventListener('contextmenu', (event) => event.preventDefault());
+    keepTextMenus();
   }
   $('demo-banner').hidden = !info.demo;
   $('node-label').textContent = info.node ? `Node: ${info.node.url}` : '';

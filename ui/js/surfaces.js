@@ -11,6 +11,12 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Host and node text marks names with backticks; they are shown as code, not as literal backticks.
+function codeSpans(text) {
+  return el('span', {}, ...String(text).split(/(`[^`\n]+`)/).filter(Boolean)
+    .map((part) => (/^`[^`]+`$/.test(part) ? el('code', {}, part.slice(1, -1)) : part)));
+}
+
 function card(title, ...body) {
   return el('section', { class: 'card glass', 'aria-label': title }, el('h3', {}, title), ...body);
 }
@@ -75,7 +81,7 @@ const RENDERERS = {
   mint_list: (s) => card('Cashu mints', table(['Mint', 'Unit', 'Trusted'],
     (s.mints || []).map((m) => [m.url, m.unit, m.trusted == null ? 'not stated' : yesNo(m.trusted)]))),
   action_receipt: (s) => card('Action done', kv([
-    ['App', s.app], ['Action', s.tool], ['Node method', el('code', {}, s.rpc_method)], ['Outcome', s.outcome],
+    ['App', s.app], ['Action', s.tool], ['Node method', el('code', {}, s.rpc_method)], ['Outcome', codeSpans(s.outcome)],
     ['Confirmation', el('code', {}, String(s.request_id).slice(0, 12))],
   ])),
 };
@@ -92,4 +98,17 @@ export function renderSurface(surface) {
   }
   const pairs = Object.entries(surface || {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]);
   return card('Result', kv(pairs));
+}
+
+/** One line that says what a drawn card holds (its title, then its row count or its first facts), for the
+ *  announcement of a new card: the card itself is read in full only when the owner goes to it. */
+export function surfaceSummary(element) {
+  const title = element.querySelector('h3');
+  const parts = [title ? title.textContent : 'Result'];
+  const rows = element.querySelectorAll('tbody tr').length;
+  if (rows) parts.push(`${rows} ${rows === 1 ? 'row' : 'rows'}`);
+  const facts = [...element.querySelectorAll('.kv dt')].slice(0, 3)
+    .map((dt) => `${dt.textContent} ${dt.nextElementSibling ? dt.nextElementSibling.textContent : ''}`.trim());
+  if (facts.length) parts.push(facts.join(', '));
+  return `${parts.join(': ')}.`;
 }

@@ -32,6 +32,13 @@ function inline(parent, line) {
   if (last < line.length) parent.append(document.createTextNode(line.slice(last)));
 }
 
+/** Renders one line of `text` (code, bold, links) into a fragment, for a notice or a summary. */
+export function renderLine(text) {
+  const fragment = document.createDocumentFragment();
+  inline(fragment, String(text));
+  return fragment;
+}
+
 /** Renders `text` into a fragment of paragraphs. */
 export function renderText(text) {
   const fragment = document.createDocumentFragment();

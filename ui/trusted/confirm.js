@@ -1,15 +1,24 @@
-// The pending confirmation: host-made summary, method, validated arguments, risk, proposer, expiry. Approve is
-// enabled only after the window has been visible and focused for APPROVE_DELAY_MS; any blur starts it over. The
-// host enforces the same delay, so a script cannot skip it.
+// The pending confirmation, an alertdialog named by the host-made summary and described by its risk and expiry:
+// method, validated arguments, proposer. It is drawn once per request and then updated in place (only the
+// countdown changes), so a screen reader keeps its place. Approve is available only after the window has been
+// visible and focused for APPROVE_DELAY_MS; any blur starts it over. Until then it stays focusable but
+// aria-disabled, so it is heard as unavailable rather than skipped. The host enforces the same delay, so a script
+// cannot skip it.
 import { invoke } from './ipc.js';
+import { announce, renderCode } from './text.js';
 
 const APPROVE_DELAY_MS = 1000;
+const WARN_AT_S = 30;
 const $ = (id) => document.getElementById(id);
 
 let shown = null; // the request on screen
 let clockOffset = 0; // host clock minus ours
 let armTimer = null;
 let armedFor = null;
+let deciding = false;
+let warned = false; // the 30-second warning was given for the request on screen
+let others = -1; // how many more wait behind it, as drawn
+const over = new Set(); // requests that expired here, not shown again while the host sweeps them
 let onChange = () => {};
 
 export function setOnChange(handler) {
@@ -20,11 +29,24 @@ function present() {
   return document.visibilityState === 'visible' && document.hasFocus();
 }
 
+function approvable() {
+  return $('approve').getAttribute('aria-disabled') !== 'true';
+}
+
+function lockApprove(locked) {
+  if (approvable() === !locked) return;
+  $('approve').setAttribute('aria-disabled', String(locked));
+  $('approve-hint').textContent = locked
+    ? 'Approve becomes available once this window has been in front of you for a second. Deny is the safe choice.'
+    : 'Approve is available. Deny is the safe choice.';
+  if (!locked) announce('Approve available');
+}
+
 function disarm() {
   clearTimeout(armTimer);
   armTimer = null;
   armedFor = null;
-  $('approve').disabled = true;
+  lockApprove(true);
 }
 
 function arm() {
@@ -36,25 +58,44 @@ function arm() {
   armedFor = shown.id;
   clearTimeout(armTimer);
   armTimer = setTimeout(() => {
-    if (shown && present() && armedFor === shown.id) $('approve').disabled = false;
+    if (shown && present() && armedFor === shown.id && !deciding) lockApprove(false);
   }, APPROVE_DELAY_MS);
 }
 
-function expiryText() {
-  if (!shown) return '';
-  const left = Math.max(0, Math.round((shown.expires_at_ms - (Date.now() + clockOffset)) / 1000));
-  return left > 0 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` : 'expired';
+function secondsLeft() {
+  return shown ? Math.max(0, Math.round((shown.expires_at_ms - (Date.now() + clockOffset)) / 1000)) : 0;
 }
 
-function draw(request, others) {
-  $('c-summary').textContent = request.summary;
+function tick() {
+  if (!shown) return;
+  const left = secondsLeft();
+  const text = left > 0 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` : 'expired';
+  if ($('c-expiry').textContent !== text) $('c-expiry').textContent = text;
+  if (left > 0 && left <= WARN_AT_S && !warned) {
+    warned = true;
+    $('c-warning').textContent = `${left} seconds left. Then this request expires and nothing is done.`;
+  }
+  if (left === 0 && !deciding) {
+    const request = shown;
+    over.add(request.id);
+    closeWith(`Expired, nothing was done: ${plain(request.summary)}`, 'error');
+  }
+}
+
+// The summary without the backticks it uses to mark names, for text that is read out.
+const plain = (text) => String(text).replace(/`/g, '');
+
+function draw(request) {
+  $('c-summary').replaceChildren(renderCode(request.summary));
   const risk = $('c-risk');
   risk.textContent = request.risk;
   risk.className = `risk ${request.class}`;
   $('c-tool').textContent = request.tool;
   $('c-method').textContent = request.rpc_method;
   $('c-backend').textContent = request.backend;
-  $('c-expiry').textContent = expiryText();
+  $('c-warning').textContent = '';
+  $('c-status').textContent = '';
+  $('c-status').className = 'status';
   $('c-args').replaceChildren(...request.arguments.map(([name, value]) => {
     const tr = document.createElement('tr');
     const th = document.createElement('th');
@@ -66,8 +107,28 @@ function draw(request, others) {
     tr.append(th, td);
     return tr;
   }));
-  $('c-more').hidden = others === 0;
-  $('c-more').textContent = `${others} more waiting after this one.`;
+}
+
+function drawOthers(count) {
+  if (count === others) return;
+  others = count;
+  $('c-more').hidden = count === 0;
+  $('c-more').textContent = `${count} more waiting after this one.`;
+}
+
+/** Ends the request on screen: the result is written and announced, and focus goes to the next request's Deny or
+ *  to the Confirmations heading, never to the page body. */
+async function closeWith(text, kind) {
+  shown = null;
+  disarm();
+  $('last-decision').textContent = text;
+  $('last-decision').className = `status ${kind}`;
+  announce(text);
+  await refresh();
+  if (!shown) {
+    $('nothing-title').focus();
+    onChange();
+  }
 }
 
 /** Fetches what is pending and shows the oldest. */
@@ -79,44 +140,59 @@ export async function refresh() {
     $('c-status').textContent = error.message;
     return;
   }
-  const first = pending[0];
-  $('confirm').hidden = !first;
-  $('nothing').hidden = Boolean(first);
+  // One past its expiry is over even if the host has not swept it yet.
+  const live = pending.filter((request) => request.expires_at_ms > request.now_ms && !over.has(request.id));
+  const first = live[0];
   if (!first) {
-    if (shown) disarm();
-    shown = null;
+    if (shown && !deciding) {
+      // Gone without an answer from here: it expired, or the turn that asked for it ended.
+      const request = shown;
+      await closeWith(`No longer waiting, nothing was done: ${plain(request.summary)}`, 'error');
+      return;
+    }
+    $('confirm').hidden = true;
+    $('nothing').hidden = false;
     return;
   }
   clockOffset = first.now_ms - Date.now();
   const fresh = !shown || shown.id !== first.id || shown.arguments_hash !== first.arguments_hash;
-  shown = first;
-  draw(first, pending.length - 1);
+  drawOthers(live.length - 1);
   if (fresh) {
+    shown = first;
+    warned = false;
     disarm();
-    $('c-status').textContent = '';
-    $('c-status').className = 'status';
+    draw(first);
+    $('confirm').hidden = false;
+    $('nothing').hidden = true;
+    tick();
+    window.scrollTo(0, 0);
     $('deny').focus();
   }
   arm();
 }
 
 async function decide(answer) {
-  if (!shown) return;
+  if (!shown || deciding) return;
+  if (answer === 'approve' && !approvable()) {
+    const wait = 'Approve is not available yet: keep this window in front of you for a second.';
+    $('c-status').textContent = wait;
+    announce(wait);
+    return;
+  }
   const request = shown;
-  $('approve').disabled = true;
-  $('deny').disabled = true;
+  deciding = true;
+  lockApprove(true);
+  $('deny').setAttribute('aria-disabled', 'true');
   try {
     const verdict = await invoke('trusted_decide', { id: request.id, argumentsHash: request.arguments_hash, answer });
-    const text = verdict === 'allowed' ? `Approved: ${request.summary}` : `Denied: ${request.summary}`;
-    $('last-decision').textContent = text;
-    $('last-decision').className = 'status ok';
-    shown = null;
-    disarm();
-    await refresh();
-    onChange();
+    deciding = false;
+    $('deny').removeAttribute('aria-disabled');
+    await closeWith(`${verdict === 'allowed' ? 'Approved' : 'Denied'}: ${plain(request.summary)}`, 'ok');
   } catch (error) {
+    deciding = false;
     $('c-status').textContent = error.message;
     $('c-status').className = 'status error';
+    announce(error.message);
     if (error.code === 'too_soon') {
       armedFor = null;
       arm();
@@ -124,7 +200,8 @@ async function decide(answer) {
       await refresh();
     }
   } finally {
-    $('deny').disabled = false;
+    deciding = false;
+    $('deny').removeAttribute('aria-disabled');
   }
 }
 
@@ -146,6 +223,6 @@ export function init() {
   setInterval(() => {
     if (shown && !present()) disarm();
     else arm();
-    $('c-expiry').textContent = expiryText();
+    tick();
   }, 250);
 }

@@ -3,8 +3,10 @@
 import { invoke, onPendingNudge } from './ipc.js';
 import * as confirm from './confirm.js';
 import * as settings from './settings.js';
+import { enableZoom, keepTextMenus } from '../js/zoom.js';
 
 async function start() {
+  enableZoom();
   confirm.init();
   settings.init();
   confirm.setOnChange(() => {
@@ -20,7 +22,7 @@ async function start() {
   const view = await invoke('trusted_settings').catch(() => null);
   if (view && view.kiosk) {
     document.body.classList.add('kiosk');
-    document.addEventListener('contextmenu', (event) => event.preventDefault());
+    keepTextMenus();
   }
 }
 
