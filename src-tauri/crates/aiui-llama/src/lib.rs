@@ -52,6 +52,22 @@ struct Worker {
     load_reply: Mutex<Option<oneshot::Receiver<Result<LoadReport, String>>>>,
 }
 
+/// How many threads score: `AIUI_MODEL_THREADS` if set (1–16), else all cores but one, at most 4.
+///
+/// The node's own services (bitcoind, electrs, lnd) share the machine, and llama.cpp's OpenMP workers spin while
+/// they wait for each other: on a busy 2-core node two spinning threads were several times slower, and burnt
+/// several times the CPU, than one. So one core is always left to the node.
+pub fn default_threads() -> i32 {
+    let configured = std::env::var("AIUI_MODEL_THREADS").ok().and_then(|v| v.trim().parse::<i32>().ok());
+    match configured {
+        Some(n) if (1..=16).contains(&n) => n,
+        _ => {
+            let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2) as i32;
+            (cores - 1).clamp(1, 4)
+        }
+    }
+}
+
 /// SmolLM2-135M as an [`IntentScorer`]. Cheap to make; the model loads on the first scoring.
 #[derive(Debug)]
 pub struct SmolLm {
@@ -68,12 +84,11 @@ impl std::fmt::Debug for Worker {
 }
 
 impl SmolLm {
-    /// The model at `dir/MODEL_FILE`, scored with up to `threads` threads (the machine's cores, at most 4).
+    /// The model at `dir/MODEL_FILE`, scored with [`default_threads`] threads.
     pub fn in_dir(dir: &Path) -> Self {
-        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
         Self {
             path: dir.join(MODEL_FILE),
-            threads: cores.min(4) as i32,
+            threads: default_threads(),
             worker: OnceLock::new(),
             cancelled: Arc::new(AtomicU64::new(0)),
         }

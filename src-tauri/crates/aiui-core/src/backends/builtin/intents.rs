@@ -134,11 +134,9 @@ pub fn scoring_prompt() -> ScoringPrompt {
 /// of the lowercased request. Deliberately short: verbs and nouns an owner uses, not phrasings of a test table.
 const CUES: &[(Intent, &[&str], f32)] = &[
     (Intent::ListApps, &["running", "installed", "apps", "services", "everything", "overview", "list"], 1.0),
-    (
-        Intent::Status,
-        &["status", "state", "up", "alive", "healthy", "health", "ok", "okay", "working", "doing", "check"],
-        1.0,
-    ),
+    // "Status" names the intent outright; "up" or "doing" only hint at it.
+    (Intent::Status, &["status", "state", "alive", "healthy", "health"], 1.5),
+    (Intent::Status, &["up", "ok", "okay", "working", "doing", "check"], 1.0),
     (Intent::Logs, &["log", "logs", "logfile", "output", "errors", "error", "crash*", "why", "journal"], 1.5),
     (Intent::Start, &["start", "launch", "run", "boot", "enable", "turn on", "bring up", "fire up"], 1.5),
     (Intent::Stop, &["stop", "halt", "shut", "shutdown", "disable", "turn off", "kill", "pause"], 1.5),
