@@ -294,6 +294,7 @@ try {
       trusted_clear_api_key: {},
       trusted_pair_node: { url: 'http://127.0.0.1:9/', fingerprint: null, password: 'x' },
       trusted_set_grant: { tool: 'package_restart', enabled: false },
+      trusted_set_builtin: { enabled: false },
       trusted_fetch_fingerprint: { url: 'https://127.0.0.1:9/' },
       trusted_hide: {},
       trusted_set_allowance: { allowanceSats: 1000000, period: 'daily', acceptedMints: ['https://mint.attacker.example'] },
@@ -343,6 +344,7 @@ try {
   const settingsAfter = (await invokeIn('trusted_settings')).ok;
   check(settingsAfter.api_key_set === false, 'the chat window could not set an API key');
   check(JSON.stringify(settingsAfter.tools) === JSON.stringify(settingsBefore.tools), 'the chat window could not change a grant');
+  check(settingsAfter.builtin.enabled === true, 'the chat window could not turn the built-in model off');
   check(settingsAfter.budget.allowance_sats === 0 && settingsAfter.budget.accepted_mints.length === 0, `the chat window could not change the allowance (${JSON.stringify(settingsAfter.budget)})`);
   check(JSON.stringify(settingsAfter.budget) === JSON.stringify(settingsBefore.budget), 'the allowance is unchanged');
   check(JSON.stringify(settingsAfter.routstr) === JSON.stringify({ reviewed_only: true, tor_socks: null, reviewer: null, discovery: [] }), 'the chat window could not change the Routstr options');
@@ -535,6 +537,52 @@ if (!failure) {
 
     check(await focusedId() === 'composer-input', 'the focus is back in the message box');
     log('PASSED (built-in leg, keyboard only, kiosk)');
+
+    // One tap: an app the node does not have gets "Which app do you mean?" with choices; a tapped choice acts.
+    const el = async (css) => Object.values(await wd('POST', s('/element'), { using: 'css selector', value: css }))[0];
+    await press('restart wordpress', KEY.enter);
+    await until('the one-tap choices', () => run(wrap(`return [...document.querySelectorAll('#messages .choices button')].some((b) => b.textContent === 'restart LND');`)), 120000, 250);
+    const asked = await run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].some((m) => m.textContent.includes('Which app do you mean?'));`));
+    check(asked, 'the built-in model asked which app was meant instead of guessing');
+    await screenshot('kiosk-choices.png');
+    await axe('the kiosk chat window with one-tap choices');
+    const lndChoice = await run(wrap(`const i = [...document.querySelectorAll('#messages .choices button')].findIndex((b) => b.textContent === 'restart LND'); return i;`));
+    await wd('POST', s(`/element/${await el(`#messages .choices button:nth-child(${lndChoice + 1})`)}/click`), {});
+    await until('the tapped choice understood', () => run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].filter((m) => m.textContent.includes('Restarting LND: waiting for your approval.')).length === 2;`)), 120000, 250);
+    check(await run(wrap(`return [...document.querySelectorAll('#messages .choices button')].every((b) => b.disabled);`)), 'the tapped choices are spent');
+    await focus('trusted');
+    const tapped = await until('the tapped choice pending', async () => {
+      const r = await invokeIn('trusted_pending');
+      return r.ok && r.ok.length === 1 ? r.ok[0] : null;
+    });
+    check(tapped.tool === 'package_restart' && JSON.stringify(tapped.arguments) === JSON.stringify([['id', 'lnd']]), 'the tapped choice proposed package_restart id=lnd');
+    await until('Deny focused', async () => await focusedId() === 'deny');
+    await press(KEY.enter);
+    await focus('main');
+    await until('the declined answer', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') === 'false';`)));
+    log('PASSED (one-tap choice, denied)');
+
+    // The owner turns the built-in model off in the trusted window: the next question finds no assistant, said
+    // plainly below it; on again, it answers.
+    await run(wrap(`document.getElementById('open-settings').click(); return true;`));
+    await focus('trusted');
+    await run(wrap(`document.getElementById('builtin-section').scrollIntoView(); return true;`));
+    await wd('POST', s(`/element/${await el('#builtin-enabled')}/click`), {});
+    const off = await until('the switch saved', () => run(wrap(`const t = document.getElementById('builtin-status'); return t.classList.contains('ok') || t.classList.contains('error') ? t.textContent : null;`)));
+    check(off.startsWith('Off'), `the built-in model is switched off (${off})`);
+    check((await invokeIn('trusted_settings')).ok.builtin.enabled === false, 'the setting reads off');
+    await axe('the kiosk trusted window settings, built-in model off');
+    await focus('main');
+    await press('what is running?', KEY.enter);
+    await until('the no-backend panel', () => run(wrap(`return Boolean(document.querySelector('#messages .no-backend'));`)), 30000, 250);
+    await screenshot('kiosk-no-backend.png');
+    await axe('the kiosk chat window with the no-backend panel');
+    await run(wrap(`document.getElementById('open-settings').click(); return true;`));
+    await focus('trusted');
+    await wd('POST', s(`/element/${await el('#builtin-enabled')}/click`), {});
+    const on = await until('the switch saved again', () => run(wrap(`const t = document.getElementById('builtin-status'); return t.textContent.startsWith('On from') ? t.textContent : null;`)));
+    check((await invokeIn('trusted_settings')).ok.builtin.enabled === true, `the built-in model is on again (${on})`);
+    log('PASSED (built-in switch off and on, no-backend panel)');
   } catch (error) {
     failure = error;
   } finally {
