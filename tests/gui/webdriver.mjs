@@ -550,6 +550,7 @@ if (!failure) {
     await wd('POST', s(`/element/${await el(`#messages .choices button:nth-child(${lndChoice + 1})`)}/click`), {});
     await until('the tapped choice understood', () => run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].filter((m) => m.textContent.includes('Restarting LND: waiting for your approval.')).length === 2;`)), 120000, 250);
     check(await run(wrap(`return [...document.querySelectorAll('#messages .choices button')].every((b) => b.disabled);`)), 'the tapped choices are spent');
+    check(await focusedId() === 'composer-input', 'after a tap the focus is in the message box');
     await focus('trusted');
     const tapped = await until('the tapped choice pending', async () => {
       const r = await invokeIn('trusted_pending');

@@ -96,7 +96,11 @@ function addChoices(choices) {
     button.type = 'button';
     button.className = 'btn choice';
     button.textContent = choice;
-    button.addEventListener('click', () => ask(choice));
+    // The tapped button is about to be spent (disabled): the focus goes where the next question is typed.
+    button.addEventListener('click', () => {
+      input.focus();
+      ask(choice);
+    });
     return button;
   }));
   item('msg choices-item', group);
