@@ -51,7 +51,19 @@ const SECRET_KEY_NAMES: &str = r"(?:pass(?:word|wd|phrase)?|secret|token|api[_-]
 /// A value in a config line that is a placeholder, a switch or an already redacted secret, not a secret.
 fn config_value(value: &str) -> bool {
     const NOT_SECRETS: [&str; 14] = [
-        "true", "false", "null", "none", "nil", "yes", "no", "on", "off", "required", "optional", "empty", "undefined",
+        "true",
+        "false",
+        "null",
+        "none",
+        "nil",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "required",
+        "optional",
+        "empty",
+        "undefined",
         "disabled",
     ];
     value.chars().count() >= 3
@@ -133,7 +145,12 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
             any,
         ),
         shape("api-key", r"\bsk-[A-Za-z0-9_\-]{20,}", 0, any),
-        shape("api-key", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|glpat-[A-Za-z0-9_\-]{20,})", 0, any),
+        shape(
+            "api-key",
+            r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|glpat-[A-Za-z0-9_\-]{20,})",
+            0,
+            any,
+        ),
         shape("api-key", r"\bxox[abposr]-[A-Za-z0-9\-]{10,}", 0, any),
         shape(
             "api-key",
@@ -164,7 +181,7 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
         shape("wif", r"\b(?:[59]B58{50}|[KLc]B58{51})\b", 0, mixed_base58),
         shape(
             "hex-key",
-            r#"(?i)(?:priv(?:ate)?[_-]?key|secret[_-]?key|seckey|privkey|hsm[_-]?secret|master[_-]?key|signing[_-]?key|nostr[_-]?(?:priv|secret|sk))\w*\\?["']?\s*[=:]\s*\\?["']?(?:0x)?([0-9a-fA-F]{64})\b"#,
+            r#"(?i)(?:priv(?:ate)?[_-]?key|secret[_-]?key|seckey|privkey|hsm[_-]?secret|master[_-]?key|signing[_-]?key|nostr[_-]?(?:priv|secret|sk))\w*\\?["']?\s*[=:]\s*\\?["']?((?:0x)?[0-9a-fA-F]{64})\b"#,
             1,
             any,
         ),
@@ -180,7 +197,7 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
         shape("password", r#"(?i)\bAUTHENTICATE\s+(?:"([^"\n]+)"|([0-9a-f]{16,}))"#, 1, config_value),
         shape(
             "password",
-            &format!(r#"(?i)\s--?{keys}(?:=|\s+)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'\-][^\s"']*))"#),
+            &format!(r#"(?i)\s--?[\w\-]*?{keys}(?:=|\s+)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'\-][^\s"']*))"#),
             1,
             config_value,
         ),
@@ -200,7 +217,9 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
         ),
         shape(
             "password",
-            &format!(r#"(?im)^[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?[\w.\-]*{keys}[ \t]*:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#,]+))"#),
+            &format!(
+                r#"(?im)^[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?[\w.\-]*{keys}[ \t]*:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#,]+))"#
+            ),
             1,
             config_value,
         ),
@@ -307,7 +326,9 @@ fn percent_encode(value: &str) -> String {
 /// the secret better).
 pub(super) fn merge(mut findings: Vec<Finding>) -> Vec<Finding> {
     findings.sort_by(|a, b| {
-        let key = |f: &Finding| (f.range.start, generic(&f.kind), std::cmp::Reverse(f.range.end), !f.kind.starts_with("known:"));
+        let key = |f: &Finding| {
+            (f.range.start, generic(&f.kind), std::cmp::Reverse(f.range.end), !f.kind.starts_with("known:"))
+        };
         key(a).cmp(&key(b))
     });
     let mut merged: Vec<Finding> = Vec::with_capacity(findings.len());

@@ -251,7 +251,10 @@ fn expected_kind(id: &str) -> String {
     if id.starts_with("known:") {
         return id.to_owned();
     }
-    inventory::find(id).unwrap_or_else(|| panic!("secrets.txt names {id:?}, which is not in the inventory")).kind.to_owned()
+    inventory::find(id)
+        .unwrap_or_else(|| panic!("secrets.txt names {id:?}, which is not in the inventory"))
+        .kind
+        .to_owned()
 }
 
 #[test]
@@ -311,11 +314,9 @@ fn inventory_is_complete_and_consistent() {
         assert!(!describe(e.kind).starts_with("a secret ("), "{} has no owner wording", e.kind);
     }
     // Every generator the inventory names exists in the corpus generator.
-    let generator = std::fs::read_to_string(format!(
-        "{}/../../../fixtures/egress/gen_secrets.py",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
+    let generator =
+        std::fs::read_to_string(format!("{}/../../../fixtures/egress/gen_secrets.py", env!("CARGO_MANIFEST_DIR")))
+            .unwrap();
     for e in inventory::INVENTORY {
         assert!(generator.contains(&format!("def {}(", e.samples)), "gen_secrets.py has no {}()", e.samples);
     }
