@@ -88,6 +88,30 @@ fn fold(word: &str) -> String {
     word.nfkd().filter(|c| !('\u{300}'..='\u{36f}').contains(c)).flat_map(char::to_lowercase).collect()
 }
 
+/// The lists that hold `raw`, and its folded form when any does. An ASCII word outside every list's lengths
+/// (3 to 9 letters) is not looked up, and one that is looked up is lowercased on the stack: most of a text's
+/// words are neither, and this runs once per word.
+fn lookup(raw: &str) -> (u16, String) {
+    if raw.is_ascii() {
+        if !(3..=9).contains(&raw.len()) {
+            return (0, String::new());
+        }
+        let mut buf = [0u8; 9];
+        buf[..raw.len()].copy_from_slice(raw.as_bytes());
+        buf.make_ascii_lowercase();
+        let word = std::str::from_utf8(&buf[..raw.len()]).unwrap_or_default();
+        return match WORDS.get(word) {
+            Some(&lists) => (lists, word.to_owned()),
+            None => (0, String::new()),
+        };
+    }
+    let word = fold(raw);
+    match WORDS.get(&word) {
+        Some(&lists) => (lists, word),
+        None => (0, String::new()),
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Class {
     /// A word of the list, or (English) the four-letter abbreviation of one.
@@ -105,6 +129,7 @@ struct Token {
     typo_shaped: bool,
     /// Whether only list punctuation separates this token from the one before it.
     joined: bool,
+    /// The folded word when a list holds it, else empty: only listed words are compared.
     word: String,
 }
 
@@ -188,8 +213,7 @@ fn tokenize(text: &str) -> Vec<Token> {
             let gap = &text[prev_end..start];
             is_list_gap(gap) && (!(cjk || prev_cjk) || !gap.is_empty())
         });
-        let word = fold(raw);
-        let lists = WORDS.get(&word).copied().unwrap_or(0);
+        let (lists, word) = lookup(raw);
         let length = raw.chars().count();
         let typo_shaped = (3..=8).contains(&length) && raw.chars().all(|c| c.is_lowercase() || !c.is_alphabetic());
         tokens.push(Token { range: start..end, lists, typo_shaped, joined, word });

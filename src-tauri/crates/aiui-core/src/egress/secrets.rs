@@ -38,8 +38,10 @@ fn mixed_base58(s: &str) -> bool {
 
 const B58: &str = "[1-9A-HJ-NP-Za-km-z]";
 
+/// Word boundaries are ASCII ones: a Unicode `\b` makes the regex engine leave its fast DFA on any non-ASCII
+/// text, and every shape here is ASCII anyway.
 fn shape(kind: &'static str, pattern: &str, group: usize, accept: fn(&str) -> bool) -> Shape {
-    let pattern = pattern.replace("B58", B58);
+    let pattern = pattern.replace("B58", B58).replace(r"\b", r"(?-u:\b)");
     Shape { kind, re: Regex::new(&pattern).unwrap(), group, accept }
 }
 

@@ -90,6 +90,23 @@ fn seed_phrases_need_twelve_list_words_in_list_form() {
     check(T, sorted, sorted);
 }
 
+/// The shapes an independent corpus got through before the inventory (issue 11), and two traps around them.
+#[test]
+fn shapes_found_missing_from_outside_are_caught() {
+    use Origin::ToolResult as T;
+    let spanish = "tilde trepar tigre ganar fruta usuario función charla tener nobleza ebrio centro";
+    check(T, &format!("semilla: {spanish}"), "semilla: [redacted:bip39]");
+    check(T, &spanish.replace("función", "funcion").to_uppercase(), "[redacted:bip39]");
+    let nwc =
+        format!("nostr+walletconnect://{}?relay=wss://relay.example.com&secret={}", "ab".repeat(32), "cd".repeat(32));
+    check(T, &format!("NWC: {nwc}"), "NWC: [redacted:nwc]");
+    check(T, &format!("__cookie__:{}", "e4".repeat(32)), "__cookie__:[redacted:rpcauth]");
+    check(T, "http://user:password@host:8332/", "http://user:[redacted:url-password]@host:8332/");
+    // Public cousins stay: a pay LNURL, a config path named like a password, a count named like a token.
+    let kept = "wallet-unlock-password-file=/root/pw max_tokens=1024 http://archy@127.0.0.1:8332/";
+    check(T, kept, kept);
+}
+
 #[test]
 fn lan_and_onion_become_placeholders_and_public_stays() {
     use Origin::Assistant as A;
