@@ -1,20 +1,22 @@
 //! The egress screen: what runs on the exact body of a cloud request before it leaves the machine.
 //!
 //! Two rules, from DESIGN.md ("Egress screen"):
-//! - **G-B1, secrets never leave.** Seed phrases, extended and WIF private keys, `nsec` keys, Cashu tokens, LND
-//!   macaroons, bitcoind RPC credentials, PEM keys, API keys, `otpauth://` URIs, Tor onion service keys, and the
-//!   exact values the app knows ([`KnownSecret`]). In anything but the owner's own words they become
+//! - **G-B1, secrets never leave.** Every kind in the node's secrets inventory ([`inventory::INVENTORY`]: seeds
+//!   in every list and language, private keys in every encoding, wallet connection strings, ecash, node
+//!   credentials, config passwords, service keys), and the exact values the app knows ([`KnownSecret`]). In anything but the owner's own words they become
 //!   `[redacted:<kind>]`; an owner message that holds one is not sent at all ([`Blocked`]).
 //! - **G-B2, minimal identity.** Onion hostnames and LAN addresses become stable placeholders (`[onion-1]`,
 //!   `[lan-ip-1]`, `[lan-host-1]`) for every origin. Public IPs, loopback and chain data stay as they are.
 //!
 //! Only cloud legs are screened; the local leg is not. The screen never logs a value, only kinds and counts.
 //!
-//! The corpus in `fixtures/egress/` measures the screen: every secret line must be caught and at most 1% of
-//! the benign lines touched. `cargo test -p aiui-core egress -- --nocapture` prints the measured numbers, one
-//! line from each corpus test.
+//! The corpus in `fixtures/egress/` measures the screen: every inventory entry has samples there, every secret
+//! line must be caught and no benign line (the secrets' public cousins, prose in several languages, logs and
+//! configs) may change. `cargo test -p aiui-core egress -- --nocapture` prints the measured numbers, one line
+//! from each corpus test.
 
 mod identity;
+pub mod inventory;
 mod mnemonic;
 mod secrets;
 #[cfg(test)]
@@ -28,11 +30,6 @@ use serde_json::Value;
 use crate::Secret;
 use identity::Placeholders;
 use secrets::Known;
-
-/// The kinds of secret shape the screen recognises, as they appear in `[redacted:<kind>]`. Values the caller
-/// supplies are reported as `known:<label>`.
-pub const SECRET_KINDS: [&str; 11] =
-    ["bip39", "xprv", "nsec", "cashu", "macaroon", "rpcauth", "pem", "api-key", "otpauth", "onion-key", "wif"];
 
 /// Where a piece of text in the outbound body came from. Only the owner's own words are blocked rather than
 /// redacted: anything else (a tool result, an earlier reply, the system prompt) is not the owner's to retype.
@@ -303,24 +300,13 @@ impl Walk<'_> {
 
 /// A kind in the owner's words.
 fn describe(kind: &str) -> String {
-    let text = match kind {
-        "bip39" => "what looks like a wallet recovery phrase (BIP-39 seed words)",
-        "xprv" => "an extended private key (xprv)",
-        "nsec" => "a Nostr private key (nsec)",
-        "cashu" => "a Cashu ecash token, which is spendable money",
-        "macaroon" => "an LND macaroon, a credential for your Lightning node",
-        "rpcauth" => "a Bitcoin Core RPC password",
-        "pem" => "a private key block (PEM)",
-        "api-key" => "an API key",
-        "otpauth" => "a two-factor (TOTP) secret",
-        "onion-key" => "a Tor onion service private key",
-        "wif" => "a Bitcoin private key (WIF)",
-        other => match other.strip_prefix("known:") {
-            Some(label) => return format!("a secret this app keeps ({label})"),
-            None => return format!("a secret ({other})"),
-        },
-    };
-    text.to_owned()
+    if let Some(text) = inventory::describe(kind) {
+        return text.to_owned();
+    }
+    match kind.strip_prefix("known:") {
+        Some(label) => format!("a secret this app keeps ({label})"),
+        None => format!("a secret ({kind})"),
+    }
 }
 
 /// "a", "a and b", "a, b and c".

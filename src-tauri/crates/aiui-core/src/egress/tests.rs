@@ -90,6 +90,23 @@ fn seed_phrases_need_twelve_list_words_in_list_form() {
     check(T, sorted, sorted);
 }
 
+/// The shapes an independent corpus got through before the inventory (issue 11), and two traps around them.
+#[test]
+fn shapes_found_missing_from_outside_are_caught() {
+    use Origin::ToolResult as T;
+    let spanish = "tilde trepar tigre ganar fruta usuario función charla tener nobleza ebrio centro";
+    check(T, &format!("semilla: {spanish}"), "semilla: [redacted:bip39]");
+    check(T, &spanish.replace("función", "funcion").to_uppercase(), "[redacted:bip39]");
+    let nwc =
+        format!("nostr+walletconnect://{}?relay=wss://relay.example.com&secret={}", "ab".repeat(32), "cd".repeat(32));
+    check(T, &format!("NWC: {nwc}"), "NWC: [redacted:nwc]");
+    check(T, &format!("__cookie__:{}", "e4".repeat(32)), "__cookie__:[redacted:rpcauth]");
+    check(T, "http://user:password@host:8332/", "http://user:[redacted:url-password]@host:8332/");
+    // Public cousins stay: a pay LNURL, a config path named like a password, a count named like a token.
+    let kept = "wallet-unlock-password-file=/root/pw max_tokens=1024 http://archy@127.0.0.1:8332/";
+    check(T, kept, kept);
+}
+
 #[test]
 fn lan_and_onion_become_placeholders_and_public_stays() {
     use Origin::Assistant as A;
@@ -233,45 +250,93 @@ fn unescape(line: &str) -> String {
     out
 }
 
-#[test]
-fn corpus_every_secret_is_caught() {
+/// The corpus secret lines: (inventory id or `known:<label>`, secret, text), unescaped.
+fn secret_lines() -> Vec<(String, String, String)> {
     // Fields are split before unescaping, so a tab inside a text (written `\t`) stays in the text.
-    let lines: Vec<(String, String, String)> = corpus("secrets.txt")
+    corpus("secrets.txt")
         .iter()
         .map(|l| {
             let mut f = l.splitn(3, '\t');
             let mut next = || unescape(f.next().unwrap_or_else(|| panic!("secrets.txt: not 3 fields: {l}")));
             (next(), next(), next())
         })
-        .collect();
+        .collect()
+}
+
+/// The redaction kind a corpus line must be reported as.
+fn expected_kind(id: &str) -> String {
+    if id.starts_with("known:") {
+        return id.to_owned();
+    }
+    inventory::find(id)
+        .unwrap_or_else(|| panic!("secrets.txt names {id:?}, which is not in the inventory"))
+        .kind
+        .to_owned()
+}
+
+#[test]
+fn corpus_every_secret_is_caught() {
+    let lines = secret_lines();
     let known: Vec<KnownSecret> = lines
         .iter()
-        .filter_map(|(kind, secret, _)| Some(KnownSecret::new(kind.strip_prefix("known:")?, secret.as_str())))
+        .filter_map(|(id, secret, _)| Some(KnownSecret::new(id.strip_prefix("known:")?, secret.as_str())))
         .collect();
     let mut missed = Vec::new();
-    for (kind, secret, text) in &lines {
+    for (id, secret, text) in &lines {
+        let kind = expected_kind(id);
         let mut s = Screen::new(known.clone());
         let escaped = json_escaped(secret);
         let tool_ok = match s.screen_text(text, Origin::ToolResult) {
             Screened::Clean { text: out, report } => {
+                // Screening the screened text again finds nothing more.
+                let again = matches!(s.screen_text(&out, Origin::ToolResult),
+                    Screened::Clean { text: again, report } if again == out && report.is_clean());
                 out.contains(&format!("[redacted:{kind}]"))
                     && !out.contains(secret.as_str())
                     && !out.contains(&escaped)
-                    && report.redactions.iter().any(|(k, _)| k == kind)
+                    && report.redactions.iter().any(|(k, _)| *k == kind)
+                    && again
             }
             Screened::Blocked(_) => false,
         };
-        let owner_ok = matches!(s.screen_text(text, Origin::Owner), Screened::Blocked(b) if b.kinds.contains(kind));
+        let owner_ok = matches!(s.screen_text(text, Origin::Owner), Screened::Blocked(b) if b.kinds.contains(&kind));
         if !tool_ok || !owner_ok {
-            missed.push(format!("{kind} (tool result ok: {tool_ok}, owner blocked: {owner_ok}): {text}"));
+            missed.push(format!("{id} as {kind} (tool result ok: {tool_ok}, owner blocked: {owner_ok}): {text}"));
         }
     }
-    let kinds: std::collections::BTreeSet<&str> =
-        lines.iter().map(|(k, ..)| k.split(':').next().unwrap_or(k)).collect();
-    eprintln!("egress corpus: {}/{} secrets caught ({} kinds)", lines.len() - missed.len(), lines.len(), kinds.len());
-    assert!(lines.len() >= 150, "secrets.txt has {} lines, want at least 150", lines.len());
-    assert!(SECRET_KINDS.iter().all(|k| kinds.contains(k)), "secrets.txt lacks a kind: has {kinds:?}");
+    let ids: std::collections::BTreeSet<&str> = lines.iter().map(|(id, ..)| id.as_str()).collect();
+    let without: Vec<&str> = inventory::INVENTORY.iter().map(|e| e.id).filter(|id| !ids.contains(id)).collect();
+    eprintln!(
+        "egress inventory: {} kinds ({} redaction kinds), {}/{} secret samples caught",
+        inventory::INVENTORY.len(),
+        inventory::REDACTION_KINDS.len(),
+        lines.len() - missed.len(),
+        lines.len()
+    );
+    assert!(without.is_empty(), "inventory entries with no sample in secrets.txt: {without:?}");
     assert!(missed.is_empty(), "{} of {} secrets missed:\n{}", missed.len(), lines.len(), missed.join("\n"));
+}
+
+#[test]
+fn inventory_is_complete_and_consistent() {
+    use std::collections::BTreeSet;
+    let kinds: BTreeSet<&str> = inventory::REDACTION_KINDS.iter().map(|(k, _)| *k).collect();
+    let used: BTreeSet<&str> = inventory::INVENTORY.iter().map(|e| e.kind).collect();
+    let ids: BTreeSet<&str> = inventory::INVENTORY.iter().map(|e| e.id).collect();
+    assert_eq!(ids.len(), inventory::INVENTORY.len(), "an inventory id is used twice");
+    assert_eq!(used, kinds, "every redaction kind names inventory entries, and only those");
+    for e in inventory::INVENTORY {
+        assert!(!e.why.is_empty() && !e.detector.is_empty() && !e.samples.is_empty(), "{e:?}");
+        // A blocked message names the kind in plain words, not as a code.
+        assert!(!describe(e.kind).starts_with("a secret ("), "{} has no owner wording", e.kind);
+    }
+    // Every generator the inventory names exists in the corpus generator.
+    let generator =
+        std::fs::read_to_string(format!("{}/../../../fixtures/egress/gen_secrets.py", env!("CARGO_MANIFEST_DIR")))
+            .unwrap();
+    for e in inventory::INVENTORY {
+        assert!(generator.contains(&format!("def {}(", e.samples)), "gen_secrets.py has no {}()", e.samples);
+    }
 }
 
 /// `value` as it sits inside a JSON string, so the corpus test also sees a leak in escaped form.
@@ -295,13 +360,7 @@ fn corpus_benign_text_passes_unchanged() {
             touched.push(line.as_str());
         }
     }
-    let rate = touched.len() as f64 / lines.len() as f64;
-    eprintln!(
-        "egress corpus: {}/{} benign lines touched ({:.2}% false positives)",
-        touched.len(),
-        lines.len(),
-        rate * 100.0
-    );
+    eprintln!("egress corpus: {}/{} benign lines unchanged", lines.len() - touched.len(), lines.len());
     assert!(lines.len() >= 300, "benign.txt has {} lines, want at least 300", lines.len());
-    assert!(rate <= 0.01, "{:.2}% false positives (limit 1%):\n{}", rate * 100.0, touched.join("\n"));
+    assert!(touched.is_empty(), "{} benign lines changed:\n{}", touched.len(), touched.join("\n"));
 }
