@@ -1,0 +1,2 @@
+//! The load bench (filled in below).
+fn main() {}
