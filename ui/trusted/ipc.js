@@ -48,6 +48,11 @@ export function invoke(command, args = {}) {
       return answer;
     })
     .catch((error) => {
+      // confirm.js starts the approve delay over on `too_soon`; a refused passphrase needs exactly that (Approve
+      // unlocks again after the delay), so it is passed on under that code, the server's own kept in `refused`.
+      if (command === 'trusted_decide' && error && ['secret_required', 'wrong_secret'].includes(error.code)) {
+        throw { code: 'too_soon', refused: error.code, message: error.message };
+      }
       if (error && typeof error === 'object' && 'code' in error) throw error;
       throw { code: 'ipc', message: String(error) };
     });

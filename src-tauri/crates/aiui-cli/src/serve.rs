@@ -12,7 +12,7 @@ use aiui_core::Secret;
 use aiui_web::passphrase::{self, Kind};
 use anyhow::{Context, bail};
 
-use crate::chat::{AssistantArgs, Assembled};
+use crate::chat::{Assembled, AssistantArgs};
 
 /// How often open payments are reconciled in the background (the first run is at start-up), as in the desktop app.
 const RECONCILE_EVERY: Duration = Duration::from_secs(10 * 60);
@@ -94,7 +94,8 @@ fn set_passphrase(set: SetArgs, kind: Kind) -> anyhow::Result<()> {
     aiui_core::paths::ensure_private_dir(&dir)?;
     let passphrase = if std::io::stdin().is_terminal() {
         let first = rpassword::prompt_password(format!("New {}: ", kind.label())).context("reading the terminal")?;
-        let again = rpassword::prompt_password(format!("The {} again: ", kind.label())).context("reading the terminal")?;
+        let again =
+            rpassword::prompt_password(format!("The {} again: ", kind.label())).context("reading the terminal")?;
         if first != again {
             bail!("the two entries differ; nothing was changed");
         }

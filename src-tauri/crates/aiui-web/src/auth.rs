@@ -105,12 +105,10 @@ impl SessionState {
 
 /// One cookie's value from the request's `Cookie` headers.
 pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(';')).find_map(
-        |pair| {
-            let (k, v) = pair.trim().split_once('=')?;
-            (k == name && !v.is_empty()).then(|| v.to_owned())
-        },
-    )
+    headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(';')).find_map(|pair| {
+        let (k, v) = pair.trim().split_once('=')?;
+        (k == name && !v.is_empty()).then(|| v.to_owned())
+    })
 }
 
 /// The `Set-Cookie` value for a session: HttpOnly, SameSite=Strict, limited to the base path; Secure when served

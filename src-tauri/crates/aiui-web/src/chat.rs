@@ -44,8 +44,14 @@ type St = State<Arc<ChatOrigin>>;
 pub(crate) fn router(shared: Arc<Shared>, lan: StoredHash, trusted_port: u16) -> Router {
     let base = shared.config.base_path.clone();
     let limiter = RateLimiter::new(shared.config.limits);
-    let origin =
-        Arc::new(ChatOrigin { shared, sessions: Sessions::new(COOKIE), limiter, lan, turns: Turns::default(), trusted_port });
+    let origin = Arc::new(ChatOrigin {
+        shared,
+        sessions: Sessions::new(COOKIE),
+        limiter,
+        lan,
+        turns: Turns::default(),
+        trusted_port,
+    });
     let mut router = Router::new()
         .route(&base, get(page))
         .route(&format!("{base}index.html"), get(page))
@@ -59,7 +65,7 @@ pub(crate) fn router(shared: Arc<Shared>, lan: StoredHash, trusted_port: u16) ->
         // `/aiui` without its slash: relative links on the page need the slash.
         let bare = base.trim_end_matches('/').to_owned();
         let target = format!("{}/", bare.rsplit('/').next().unwrap_or_default());
-        router = router.route(&bare, get(move || async move { Redirect::to(&target) }));
+        router = router.route(&bare, get(move || std::future::ready(Redirect::to(&target))));
     }
     router.layer(axum::middleware::map_response(headers)).with_state(origin)
 }
@@ -210,8 +216,8 @@ async fn invoke(
         }
         "allowance_get" => {
             let notices = assistant.notices.read().unwrap_or_else(|p| p.into_inner()).clone();
-            let view = AllowanceView::new(&assistant.budget.get(), notices)
-                .with_node_mints(assistant.agent.node_mints());
+            let view =
+                AllowanceView::new(&assistant.budget.get(), notices).with_node_mints(assistant.agent.node_mints());
             json!(view)
         }
         "request_trusted_window" => json!({ "url": trusted_url(&origin, &headers) }),
@@ -223,7 +229,11 @@ async fn invoke(
             ));
         }
         other => {
-            return Err(ApiError::new(StatusCode::NOT_FOUND, "unknown_command", format!("There is no command `{other}`.")));
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                "unknown_command",
+                format!("There is no command `{other}`."),
+            ));
         }
     };
     Ok(Json(answer).into_response())
@@ -233,7 +243,11 @@ fn owned(session: &Session, id: &str) -> Result<(), ApiError> {
     if session.state.lock().unwrap_or_else(|p| p.into_inner()).conversations.contains(id) {
         Ok(())
     } else {
-        Err(ApiError::new(StatusCode::NOT_FOUND, "unknown_conversation", "There is no such conversation in this session."))
+        Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "unknown_conversation",
+            "There is no such conversation in this session.",
+        ))
     }
 }
 
@@ -253,7 +267,12 @@ fn trusted_url(origin: &ChatOrigin, headers: &HeaderMap) -> String {
 }
 
 /// Starts a turn; its events are read from `api/turns/<turn>/events`. One turn at a time per session.
-async fn start_turn(origin: &Arc<ChatOrigin>, key: String, session: &Arc<Session>, args: &Value) -> Result<Value, ApiError> {
+async fn start_turn(
+    origin: &Arc<ChatOrigin>,
+    key: String,
+    session: &Arc<Session>,
+    args: &Value,
+) -> Result<Value, ApiError> {
     let text: String = arg(args, "text")?;
     let text = text.trim().to_owned();
     if text.is_empty() {

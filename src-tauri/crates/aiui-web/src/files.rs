@@ -14,7 +14,11 @@ impl UiDir {
     pub fn open(dir: &Path) -> anyhow::Result<Self> {
         let dir = dir.canonicalize().with_context(|| format!("the UI directory {}", dir.display()))?;
         for page in ["index.html", "trusted.html", "login.html"] {
-            anyhow::ensure!(dir.join(page).is_file(), "{} has no {page}: pass --ui-dir <the ui/ directory>", dir.display());
+            anyhow::ensure!(
+                dir.join(page).is_file(),
+                "{} has no {page}: pass --ui-dir <the ui/ directory>",
+                dir.display()
+            );
         }
         Ok(Self(dir))
     }

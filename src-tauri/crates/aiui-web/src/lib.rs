@@ -180,7 +180,11 @@ impl ApiError {
     }
 
     pub fn signed_out() -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, "signed_out", "You are not signed in (or your session ended). Sign in again.")
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            "signed_out",
+            "You are not signed in (or your session ended). Sign in again.",
+        )
     }
 
     pub fn forbidden_origin() -> Self {

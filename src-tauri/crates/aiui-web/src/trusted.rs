@@ -61,7 +61,7 @@ pub(crate) fn router(shared: Arc<Shared>, approval: Option<StoredHash>, totp: Op
     if base != "/" {
         let bare = base.trim_end_matches('/').to_owned();
         let target = format!("{}/", bare.rsplit('/').next().unwrap_or_default());
-        router = router.route(&bare, get(move || async move { Redirect::to(&target) }));
+        router = router.route(&bare, get(move || std::future::ready(Redirect::to(&target))));
     }
     router.layer(axum::middleware::map_response(headers)).with_state(origin)
 }
@@ -234,7 +234,11 @@ async fn invoke(
             let enabled: bool =
                 serde_json::from_value(args.get("enabled").cloned().unwrap_or_default()).map_err(bad)?;
             if Registry::node_tools().iter().all(|t| t.name != tool) {
-                return Err(ApiError::new(StatusCode::BAD_REQUEST, "unknown_tool", format!("There is no tool `{tool}`.")));
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "unknown_tool",
+                    format!("There is no tool `{tool}`."),
+                ));
             }
             {
                 let mut config = assistant.agent.config.write().unwrap_or_else(|p| p.into_inner());
@@ -256,7 +260,11 @@ async fn invoke(
             ));
         }
         other => {
-            return Err(ApiError::new(StatusCode::NOT_FOUND, "unknown_command", format!("There is no command `{other}`.")));
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                "unknown_command",
+                format!("There is no command `{other}`."),
+            ));
         }
     };
     Ok(Json(answer).into_response())
