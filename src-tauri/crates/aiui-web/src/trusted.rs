@@ -86,7 +86,10 @@ async fn headers(mut response: Response) -> Response {
 
 impl TrustedOrigin {
     fn guard(&self, headers: &HeaderMap) -> Result<Arc<Session>, ApiError> {
-        let Some((_, session)) = self.sessions.find(headers) else { return Err(ApiError::signed_out()) };
+        let Some((_, session)) = self.sessions.find(headers) else {
+            tracing::warn!("refused a trusted request without a trusted session");
+            return Err(ApiError::signed_out());
+        };
         let token = headers.get("x-csrf-token").and_then(|v| v.to_str().ok()).unwrap_or_default();
         if !auth::same_origin(headers, self.shared.config.trust_proxy) || !auth::same_token(token, &session.csrf) {
             tracing::warn!("refused a trusted request without this origin's CSRF token");
