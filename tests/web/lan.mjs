@@ -226,7 +226,7 @@ try {
   }
   await ask('what is running?');
   await until('the package answer', () => run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].some((m) => m.textContent.includes('Five apps are running'));`)));
-  check(await run(wrap(`return [...document.querySelectorAll('#messages .msg.surface')].some((m) => m.textContent.includes('lnd') && m.textContent.includes('running'));`)), 'the package list is drawn as a card');
+  check(await run(wrap(`return [...document.querySelectorAll('#messages .card')].some((m) => /LND/i.test(m.textContent) && m.textContent.includes('running'));`)), 'the package list is drawn as a card');
   await until('the turn to end', () => run(wrap(`return !document.getElementById('send').disabled;`)));
   await ask('restart lnd');
   const waiting = await until('"waiting for approval"', () => run(wrap(`const p = document.getElementById('pending');
@@ -321,12 +321,13 @@ try {
   };
   const a = attack;
   refused('POST a decision to the trusted origin (CORS fetch with credentials)', a['POST decision (cors, json)'].rejected, Boolean(a['POST decision (cors, json)'].rejected));
-  refused('POST a decision to the trusted origin (no-cors simple POST, carries the owner\'s cookie)', `opaque answer; the server logged ${reached} Origin/CSRF refusals for the 4 requests that reached it (3 fetches + 1 form)`, reached >= 4);
+  refused('POST a decision to the trusted origin (no-cors simple POST, carries the owner\'s cookie)', `${a['POST decision (no-cors, text/plain)'].rejected || 'opaque answer'}; the server logged ${reached} Origin/CSRF refusals for the 4 requests that reached it (3 fetches + 1 form)`, reached >= 4);
   refused('POST a decision with a form into a hidden frame', 'refused by the same Origin/CSRF check (counted above)', reached >= 4);
   refused('read the trusted origin\'s cookies (document.cookie)', JSON.stringify(a['document.cookie'].resolved), !a['document.cookie'].resolved.includes('aiui_trusted') && !a['document.cookie'].resolved.includes('aiui_lan'));
   refused('read the trusted page (CORS fetch)', a['read trusted page (cors)'].rejected, Boolean(a['read trusted page (cors)'].rejected));
   refused('read the trusted session and its CSRF token (CORS fetch)', a['read trusted session (cors)'].rejected, Boolean(a['read trusted session (cors)'].rejected));
-  refused('read the trusted page (no-cors fetch)', a['read trusted page (no-cors)'].resolved, /^opaque/.test(a['read trusted page (no-cors)'].resolved || ''));
+  const noCors = a['read trusted page (no-cors)'];
+  refused('read the trusted page (no-cors fetch; Cross-Origin-Resource-Policy)', noCors.rejected || noCors.resolved, Boolean(noCors.rejected) || /^opaque body=null/.test(noCors.resolved || ''));
   const opened = a['window.open then read DOM'];
   refused('open the trusted page in a window and read its DOM', opened.rejected || opened.resolved, Boolean(opened.rejected) || opened.resolved === 'no handle');
   const framed = a['frame it, read its DOM'];
@@ -382,7 +383,7 @@ try {
   refused('replay the used decision from the chat origin', chatReplay, /TypeError/.test(chatReplay));
 
   // ---- the devnode goes restarting -> running, seen from the chat ----
-  await until('the action result', () => run(wrap(`return [...document.querySelectorAll('#messages .msg')].some((m) => /lnd/.test(m.textContent) && /accepted|restart/i.test(m.textContent) && m.classList.contains('surface'));`)), 20000);
+  await until('the action result', () => run(wrap(`return document.querySelectorAll('#messages .card').length >= 2;`)), 20000);
   const lndState = () => run(wrap(`document.getElementById('refresh-apps').click(); await new Promise((r) => setTimeout(r, 300));
     const s = document.querySelector('#apps li[data-app="lnd"] .state'); return s ? s.textContent : 'missing';`));
   const states = [];

@@ -146,15 +146,25 @@ pub fn leg_settings(args: &AssistantArgs) -> LegSettings {
         },
         discovery: args.discovery.config(),
         builtin: BuiltinConfig {
-            enabled: !args.no_builtin,
-            scorer: args
-                .data_dir
-                .clone()
-                .or_else(aiui_core::paths::default_data_dir)
-                .map(|dir| aiui_llama::SmolLm::shared(&aiui_llama::model_dir(&dir)) as _),
+            enabled: !args.no_builtin && cfg!(feature = "builtin"),
+            scorer: scorer(args),
             lexical: true,
         },
     }
+}
+
+#[cfg(feature = "builtin")]
+fn scorer(args: &AssistantArgs) -> Option<Arc<dyn aiui_core::backends::builtin::IntentScorer>> {
+    args.data_dir
+        .clone()
+        .or_else(aiui_core::paths::default_data_dir)
+        .map(|dir| aiui_llama::SmolLm::shared(&aiui_llama::model_dir(&dir)) as _)
+}
+
+/// A build without the built-in model has no scorer; the leg is off.
+#[cfg(not(feature = "builtin"))]
+fn scorer(_: &AssistantArgs) -> Option<Arc<dyn aiui_core::backends::builtin::IntentScorer>> {
+    None
 }
 
 async fn turn(agent: &Arc<Agent>, conversation: &ConversationId, text: &str) -> anyhow::Result<()> {

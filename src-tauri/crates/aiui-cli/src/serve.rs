@@ -23,7 +23,7 @@ pub struct Args {
     #[command(subcommand)]
     pub action: Option<Action>,
     #[command(flatten)]
-    pub serve: Option<ServeArgs>,
+    pub serve: ServeArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -84,8 +84,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             println!("{}", url.expose());
             Ok(())
         }
-        (None, Some(serve)) => serve_until_stopped(serve).await,
-        (None, None) => bail!("pass --node URL (or --demo) to serve, or a subcommand; see `aiui-cli serve --help`"),
+        (None, serve) => serve_until_stopped(serve).await,
     }
 }
 

@@ -279,6 +279,10 @@ async fn decide_one(
     addr: IpAddr,
     decide: Decide,
 ) -> Result<&'static str, ApiError> {
+    // A decided, expired or unknown request is said to be so before anything else (a replay learns nothing more).
+    if origin.shared.assistant.agent.gate.pending().iter().all(|r| r.id != decide.id) {
+        return Err(unknown());
+    }
     let decision = match decide.answer {
         Answer::Deny => Decision::Deny,
         Answer::Approve => {
@@ -313,11 +317,7 @@ async fn decide_one(
         Ok(Verdict::Expired) | Err(DecideError::Expired) => {
             Err(ApiError::new(StatusCode::GONE, "expired", "This confirmation has expired; nothing was done."))
         }
-        Err(DecideError::Unknown) => Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "unknown",
-            "This confirmation is no longer pending (it was answered, expired, or never existed).",
-        )),
+        Err(DecideError::Unknown) => Err(unknown()),
         Err(DecideError::Mismatch) => Err(ApiError::new(
             StatusCode::CONFLICT,
             "mismatch",
@@ -329,6 +329,14 @@ async fn decide_one(
             format!("The decision could not be recorded in the audit log, so it was not taken: {e}"),
         )),
     }
+}
+
+fn unknown() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "unknown",
+        "This confirmation is no longer pending (it was answered, expired, or never existed).",
+    )
 }
 
 /// The operator settings as the trusted page draws them (the desktop's shape). Over the LAN, the tool grants can
