@@ -169,11 +169,14 @@ impl Default for LoginLimits {
     }
 }
 
+/// The attempts in the window: per address, and all of them.
+type Attempts = (HashMap<IpAddr, VecDeque<Instant>>, VecDeque<Instant>);
+
 /// Counts sign-in attempts (not failures: parallel guesses are counted before their slow check ends).
 #[derive(Debug)]
 pub struct RateLimiter {
     limits: LoginLimits,
-    state: Mutex<(HashMap<IpAddr, VecDeque<Instant>>, VecDeque<Instant>)>,
+    state: Mutex<Attempts>,
 }
 
 impl RateLimiter {
