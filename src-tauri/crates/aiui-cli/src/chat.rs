@@ -24,6 +24,16 @@ use crate::render;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    #[command(flatten)]
+    pub assistant: AssistantArgs,
+    /// Resume this conversation instead of starting a new one.
+    #[arg(long, value_name = "ID")]
+    pub conversation: Option<String>,
+}
+
+/// What the assistant is built from: the node, the legs and the data dir. Shared by `chat` and `serve`.
+#[derive(Debug, clap::Args)]
+pub struct AssistantArgs {
     /// The node's address. Omit it with --demo.
     #[arg(long, value_name = "URL", required_unless_present = "demo")]
     pub node: Option<url::Url>,
@@ -54,35 +64,55 @@ pub struct Args {
     /// $AIUI_MODEL_DIR, else the data dir's models/ (`bash scripts/setup` puts it there).
     #[arg(long)]
     pub no_builtin: bool,
-    /// Resume this conversation instead of starting a new one.
-    #[arg(long, value_name = "ID")]
-    pub conversation: Option<String>,
+}
+
+/// The assistant as every shell on the command line builds it: the node client, the chain (the one
+/// `build_chain`), the gate with its audit log, the store, the budget, and the payments to reconcile.
+pub struct Assembled {
+    pub agent: Arc<Agent>,
+    pub budget: Arc<aiui_core::budget::BudgetStore>,
+    pub payments: Option<Arc<aiui_core::pay::Payments>>,
+    pub notices: Vec<String>,
+    pub node_url: String,
+    pub demo: Option<crate::demo::DemoNode>,
+}
+
+/// How long the owner has to answer a confirmation (as in the desktop app).
+pub const CONFIRM_TTL: Duration = Duration::from_secs(120);
+
+pub async fn assemble(args: &AssistantArgs) -> anyhow::Result<Assembled> {
+    let data = DataDir(crate::data_dir(args.data_dir.clone())?);
+    let (node_client, password, demo) = connect(args).await?;
+    let node_url = match &demo {
+        Some(demo) => demo.node.url(),
+        None => args.node.as_ref().map(url::Url::to_string).unwrap_or_default(),
+    };
+    let secrets = Arc::new(Secrets::os_keyring());
+    let built = build_chain(&leg_settings(args), secrets, &data.0, Reuse::default()).await?;
+    let gate = Arc::new(Gate::new(AuditLog::open(&data.audit_log())?, CONFIRM_TTL));
+    let store = Arc::new(Store::open(&data.conversations())?);
+    let known = vec![KnownSecret::new("node-password", password)];
+    let config = Arc::new(RwLock::new(OperatorConfig::default()));
+    let budget = built.budget.clone();
+    let agent =
+        Arc::new(Agent::new(Arc::new(node_client), built.chain, gate, store, config, known).with_budget(built.budget));
+    Ok(Assembled { agent, budget, payments: built.payments, notices: built.notices, node_url, demo })
 }
 
 pub async fn run(args: Args) -> anyhow::Result<()> {
-    let data = DataDir(crate::data_dir(args.data_dir.clone())?);
-
-    let (node_client, password, demo) = connect(&args).await?;
-    let secrets = Arc::new(Secrets::os_keyring());
-    let built = build_chain(&leg_settings(&args), secrets, &data.0, Reuse::default()).await?;
-    for notice in &built.notices {
+    let Assembled { agent, notices, demo, .. } = assemble(&args.assistant).await?;
+    for notice in &notices {
         println!("note: {notice}");
     }
-    let gate = Arc::new(Gate::new(AuditLog::open(&data.audit_log())?, Duration::from_secs(120)));
-    let store = Arc::new(Store::open(&data.conversations())?);
     let conversation = match &args.conversation {
         Some(id) => {
             let id = ConversationId(id.clone());
-            let existing = store.load(&id)?;
+            let existing = agent.store.load(&id)?;
             println!("Resuming \"{}\" ({} messages).", existing.title, existing.messages().len());
             id
         }
-        None => store.create_conversation("Terminal chat")?,
+        None => agent.store.create_conversation("Terminal chat")?,
     };
-    let known = vec![KnownSecret::new("node-password", password)];
-    let config = Arc::new(RwLock::new(OperatorConfig::default()));
-    let agent =
-        Arc::new(Agent::new(Arc::new(node_client), built.chain, gate, store, config, known).with_budget(built.budget));
 
     println!("Conversation {conversation}. Type a question; /list shows conversations; /quit or Ctrl-D ends.");
     // The one-tap replies of the last answer: typing a choice's number sends that choice.
@@ -112,8 +142,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The legs as the command line sets them. Shared with `providers`.
-pub fn leg_settings(args: &Args) -> LegSettings {
+/// The legs as the command line sets them.
+pub fn leg_settings(args: &AssistantArgs) -> LegSettings {
     LegSettings {
         ollama: OllamaConfig { url: args.ollama.clone(), model: args.ollama_model.clone(), ..OllamaConfig::default() },
         claude: ClaudeConfig { base_url: args.claude_url.clone(), ..ClaudeConfig::default() },
@@ -124,15 +154,25 @@ pub fn leg_settings(args: &Args) -> LegSettings {
         },
         discovery: args.discovery.config(),
         builtin: BuiltinConfig {
-            enabled: !args.no_builtin,
-            scorer: args
-                .data_dir
-                .clone()
-                .or_else(aiui_core::paths::default_data_dir)
-                .map(|dir| aiui_llama::SmolLm::shared(&aiui_llama::model_dir(&dir)) as _),
+            enabled: !args.no_builtin && cfg!(feature = "builtin"),
+            scorer: scorer(args),
             lexical: true,
         },
     }
+}
+
+#[cfg(feature = "builtin")]
+fn scorer(args: &AssistantArgs) -> Option<Arc<dyn aiui_core::backends::builtin::IntentScorer>> {
+    args.data_dir
+        .clone()
+        .or_else(aiui_core::paths::default_data_dir)
+        .map(|dir| aiui_llama::SmolLm::shared(&aiui_llama::model_dir(&dir)) as _)
+}
+
+/// A build without the built-in model has no scorer; the leg is off.
+#[cfg(not(feature = "builtin"))]
+fn scorer(_: &AssistantArgs) -> Option<Arc<dyn aiui_core::backends::builtin::IntentScorer>> {
+    None
 }
 
 /// The choice a bare number picks ("2" → the second), if the last answer offered one.
@@ -180,7 +220,7 @@ async fn turn(agent: &Arc<Agent>, conversation: &ConversationId, text: &str) -> 
 }
 
 /// Connects to the node named on the command line, or starts the demo node.
-async fn connect(args: &Args) -> anyhow::Result<(NodeClient, String, Option<crate::demo::DemoNode>)> {
+async fn connect(args: &AssistantArgs) -> anyhow::Result<(NodeClient, String, Option<crate::demo::DemoNode>)> {
     if args.demo {
         let demo = crate::demo::start_node().await?;
         let url: url::Url = demo.node.url().parse()?;

@@ -118,6 +118,14 @@ async fn confirm_first_use(url: &url::Url) -> anyhow::Result<Fingerprint> {
 }
 
 pub(crate) fn read_password() -> anyhow::Result<Secret<String>> {
+    // Under systemd, `LoadCredential=aiui-node-password:<file>` hands it over without the unit holding it.
+    if let Some(dir) = std::env::var_os("CREDENTIALS_DIRECTORY") {
+        let file = std::path::Path::new(&dir).join("aiui-node-password");
+        if file.is_file() {
+            let pw = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+            return Ok(Secret::new(pw.trim_end_matches(['\r', '\n']).to_owned()));
+        }
+    }
     if let Ok(pw) = std::env::var(PASSWORD_ENV) {
         return Ok(Secret::new(pw));
     }

@@ -11,6 +11,7 @@ mod doctor;
 mod providers;
 mod render;
 mod screen;
+mod serve;
 mod wallet;
 
 use std::process::ExitCode;
@@ -45,6 +46,9 @@ enum Command {
     Budget(budget::Args),
     /// The assistant's Cashu wallet: balance, receive a token, fund by Lightning, reconcile payments in flight.
     Wallet(wallet::Args),
+    /// Serve the assistant to the LAN: the chat on one port, approvals (owner only) on a second. Set the
+    /// passphrases first: `serve set-password`, `serve set-approval-password`.
+    Serve(Box<serve::Args>),
 }
 
 fn main() -> ExitCode {
@@ -69,6 +73,7 @@ fn main() -> ExitCode {
             Command::Providers(args) => providers::run(args).await,
             Command::Budget(args) => budget::run(args),
             Command::Wallet(args) => wallet::run(args).await,
+            Command::Serve(args) => serve::run(*args).await,
         }
     });
     match result {

@@ -19,6 +19,7 @@ pub mod secret;
 pub mod secrets;
 pub mod store;
 pub mod tools;
+pub mod view;
 
 pub use secret::Secret;
 

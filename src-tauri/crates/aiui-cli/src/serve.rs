@@ -1,0 +1,171 @@
+//! `aiui-cli serve`: the assistant as a LAN web service (crate `aiui-web`), with the same agent `chat` builds. The
+//! chat origin is for LAN users (LAN passphrase); the trusted origin, on its own port, is where the owner approves
+//! (approval passphrase or TOTP). `set-password`, `set-approval-password` and `set-approval-totp` set them.
+
+use std::io::IsTerminal;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use aiui_core::Secret;
+use aiui_web::passphrase::{self, Kind};
+use anyhow::{Context, bail};
+
+use crate::chat::{Assembled, AssistantArgs};
+
+/// How often open payments are reconciled in the background (the first run is at start-up), as in the desktop app.
+const RECONCILE_EVERY: Duration = Duration::from_secs(10 * 60);
+
+#[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Args {
+    #[command(subcommand)]
+    pub action: Option<Action>,
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub assistant: AssistantArgs,
+    /// Where the chat origin listens (LAN users; the node's nginx proxies to it).
+    #[arg(long, value_name = "ADDR", default_value = aiui_web::DEFAULT_CHAT_ADDR)]
+    pub listen: SocketAddr,
+    /// Where the trusted origin listens (the owner's approvals); expose it on its own host name or port.
+    #[arg(long, value_name = "ADDR", default_value = aiui_web::DEFAULT_TRUSTED_ADDR)]
+    pub trusted_listen: SocketAddr,
+    /// The path both origins are served under behind a reverse proxy, e.g. /aiui/.
+    #[arg(long, value_name = "PATH", default_value = "/")]
+    pub base_path: String,
+    /// The trusted origin's address as LAN browsers reach it (for the chat page's link), e.g.
+    /// https://node.local:5181/aiui/. Default: the chat page's host name on the trusted port.
+    #[arg(long, value_name = "URL")]
+    pub trusted_url: Option<String>,
+    /// The ui/ directory to serve.
+    #[arg(long, value_name = "DIR", env = "AIUI_UI_DIR", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../ui"))]
+    pub ui_dir: PathBuf,
+    /// Browsers reach the service over https (through the proxy): mark the cookies Secure.
+    #[arg(long)]
+    pub secure_cookies: bool,
+    /// Trust X-Forwarded-For / X-Real-IP / X-Forwarded-Host from a proxy on this machine (the node's nginx).
+    #[arg(long)]
+    pub trust_proxy: bool,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Action {
+    /// Set the LAN passphrase LAN users sign in with (read from the terminal, or one line on stdin).
+    SetPassword(SetArgs),
+    /// Set the owner's approval passphrase, asked for on the trusted origin for every approval.
+    SetApprovalPassword(SetArgs),
+    /// Make a TOTP secret for approvals (instead of, or besides, the approval passphrase); prints the otpauth:// URL
+    /// to add to an authenticator app, once.
+    SetApprovalTotp(SetArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SetArgs {
+    /// The data dir the service uses (default: $AIUI_DATA_DIR or ~/.local/share/aiui).
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+}
+
+pub async fn run(args: Args) -> anyhow::Result<()> {
+    match (args.action, args.serve) {
+        (Some(Action::SetPassword(set)), _) => set_passphrase(set, Kind::Lan),
+        (Some(Action::SetApprovalPassword(set)), _) => set_passphrase(set, Kind::Approval),
+        (Some(Action::SetApprovalTotp(set)), _) => {
+            let dir = crate::data_dir(set.data_dir)?;
+            aiui_core::paths::ensure_private_dir(&dir)?;
+            let url = passphrase::new_totp(&dir)?;
+            println!("Add this to your authenticator app (it is shown once; anyone with it can approve):");
+            println!("{}", url.expose());
+            Ok(())
+        }
+        (None, serve) => serve_until_stopped(serve).await,
+    }
+}
+
+fn set_passphrase(set: SetArgs, kind: Kind) -> anyhow::Result<()> {
+    let dir = crate::data_dir(set.data_dir)?;
+    aiui_core::paths::ensure_private_dir(&dir)?;
+    let passphrase = if std::io::stdin().is_terminal() {
+        let first = rpassword::prompt_password(format!("New {}: ", kind.label())).context("reading the terminal")?;
+        let again =
+            rpassword::prompt_password(format!("The {} again: ", kind.label())).context("reading the terminal")?;
+        if first != again {
+            bail!("the two entries differ; nothing was changed");
+        }
+        Secret::new(first)
+    } else {
+        let mut line = String::new();
+        std::io::stdin().read_line(&mut line).context("reading stdin")?;
+        Secret::new(line.trim_end_matches(['\r', '\n']).to_owned())
+    };
+    passphrase::set(&dir, kind, &passphrase)?;
+    println!("The {} is set (an argon2id hash in {}).", kind.label(), kind.file(&dir).display());
+    if kind == Kind::Lan && passphrase::StoredHash::load(&dir, Kind::Approval)?.is_none() {
+        println!("Set the approval passphrase too: aiui-cli serve set-approval-password");
+    }
+    Ok(())
+}
+
+async fn serve_until_stopped(args: ServeArgs) -> anyhow::Result<()> {
+    let data_dir = crate::data_dir(args.assistant.data_dir.clone())?;
+    let mut config = aiui_web::WebConfig::new(data_dir, args.ui_dir.clone());
+    config.chat_addr = args.listen;
+    config.trusted_addr = args.trusted_listen;
+    config.base_path = aiui_web::normalise_base_path(&args.base_path)?;
+    config.trusted_url = args.trusted_url.clone();
+    config.secure_cookies = args.secure_cookies;
+    config.trust_proxy = args.trust_proxy;
+
+    let Assembled { agent, budget, payments, notices, node_url, demo } = crate::chat::assemble(&args.assistant).await?;
+    for notice in &notices {
+        println!("note: {notice}");
+    }
+    let notices = Arc::new(RwLock::new(notices));
+    // Open payments are settled in the background while the service runs, as in the desktop app.
+    let reconciler = payments.as_ref().map(|payments| {
+        let notices = notices.clone();
+        payments.reconcile_in_background(RECONCILE_EVERY, move |told| {
+            notices.write().unwrap_or_else(|p| p.into_inner()).extend(told);
+        })
+    });
+    let assistant = aiui_web::Assistant { agent, budget, notices, node_url, demo: demo.is_some() };
+    let base = config.base_path.clone();
+    let running = aiui_web::start(config, assistant).await?;
+    println!("chat origin: http://{}{base}", running.chat_addr);
+    println!("trusted origin: http://{}{base}", running.trusted_addr);
+    use std::io::Write;
+    std::io::stdout().flush()?;
+    let result = tokio::select! {
+        result = running.wait() => result,
+        _ = tokio::signal::ctrl_c() => Ok(()),
+        _ = terminated() => Ok(()),
+    };
+    if let Some(task) = reconciler {
+        task.abort();
+    }
+    if let Some(demo) = demo {
+        demo.node.shutdown().await;
+    }
+    result
+}
+
+#[cfg(unix)]
+async fn terminated() {
+    match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        Ok(mut signal) => {
+            signal.recv().await;
+        }
+        Err(_) => std::future::pending().await,
+    }
+}
+
+#[cfg(not(unix))]
+async fn terminated() {
+    std::future::pending().await
+}

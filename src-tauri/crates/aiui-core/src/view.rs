@@ -1,0 +1,270 @@
+//! The shapes every shell sends to its windows (the desktop app over Tauri IPC, the LAN service over HTTP). Core
+//! types are converted here, explicitly, so a change in the core never silently changes what a window receives,
+//! and the chat window never gets a field it must not have (it never sees a confirmation's id or hash).
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::agent::{Event, NodeMints, StopReason};
+use crate::backends::{BackendId, Message};
+use crate::budget::BudgetReport;
+use crate::gate::ConfirmRequest;
+use crate::node::Package;
+use crate::store::{Conversation, ConversationSummary, EntryKind};
+use crate::tools::ToolClass;
+
+/// One event of a turn, for the chat window.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum ChatEvent {
+    BackendChosen {
+        backend: String,
+    },
+    Text {
+        text: String,
+        backend: String,
+    },
+    /// One-tap replies to the question just asked; tapping one sends it as the owner's next message.
+    Choices {
+        choices: Vec<String>,
+    },
+    ToolProposed {
+        tool: String,
+    },
+    /// Only the host-written summary: the chat window can say what waits, not answer it.
+    AwaitingConfirmation {
+        summary: String,
+    },
+    Surface {
+        surface: Value,
+    },
+    Notice {
+        text: String,
+    },
+    Stopped {
+        reason: &'static str,
+        message: String,
+    },
+    Done {
+        backend: String,
+    },
+    /// The machinery failed (the store could not be written).
+    Failed {
+        message: String,
+    },
+}
+
+impl From<Event> for ChatEvent {
+    fn from(event: Event) -> Self {
+        match event {
+            Event::BackendChosen { backend } => Self::BackendChosen { backend: backend.label() },
+            Event::Text { text, backend } => Self::Text { text, backend: backend.label() },
+            Event::Choices { choices } => Self::Choices { choices },
+            Event::ToolProposed { tool, .. } => Self::ToolProposed { tool },
+            Event::AwaitingConfirmation { request } => Self::AwaitingConfirmation { summary: request.summary },
+            Event::Surface { surface, .. } => {
+                Self::Surface { surface: serde_json::to_value(&surface).unwrap_or(Value::Null) }
+            }
+            Event::Notice { text } => Self::Notice { text },
+            Event::Stopped { reason, message } => Self::Stopped { reason: stop_reason(reason), message },
+            Event::Done { backend } => Self::Done { backend: backend.label() },
+        }
+    }
+}
+
+fn stop_reason(reason: StopReason) -> &'static str {
+    match reason {
+        StopReason::StepLimit => "step_limit",
+        StopReason::Denied => "denied",
+        StopReason::Expired => "expired",
+        StopReason::EgressBlocked => "egress_blocked",
+        StopReason::NoBackend => "no_backend",
+        StopReason::BackendFailed => "backend_failed",
+        StopReason::NodeFailed => "node_failed",
+        StopReason::BudgetStop => "budget_stop",
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NodeView {
+    pub url: String,
+    pub demo: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ConversationView {
+    pub id: String,
+    pub title: String,
+    pub updated_at_ms: i64,
+    pub message_count: u64,
+}
+
+impl From<ConversationSummary> for ConversationView {
+    fn from(c: ConversationSummary) -> Self {
+        Self { id: c.id.0, title: c.title, updated_at_ms: c.updated_at_ms, message_count: c.message_count }
+    }
+}
+
+/// One thing to draw when a conversation is resumed.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ItemView {
+    User { text: String },
+    Assistant { text: String, backend: Option<String> },
+    Surface { surface: Value },
+    Notice { text: String },
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ConversationDetail {
+    pub id: String,
+    pub title: String,
+    pub items: Vec<ItemView>,
+}
+
+impl From<Conversation> for ConversationDetail {
+    fn from(c: Conversation) -> Self {
+        let items = c
+            .entries
+            .into_iter()
+            .filter_map(|entry| match entry.kind {
+                EntryKind::Message { message: Message::User { text }, .. } => Some(ItemView::User { text }),
+                // Tool-only steps have no words for the owner; their surfaces are drawn instead.
+                EntryKind::Message { message: Message::Assistant { text, .. }, backend } if !text.is_empty() => {
+                    Some(ItemView::Assistant { text, backend: backend.as_ref().map(BackendId::label) })
+                }
+                EntryKind::Message { .. } => None,
+                EntryKind::Surface { surface, .. } => Some(ItemView::Surface { surface }),
+                EntryKind::Notice { text } => Some(ItemView::Notice { text }),
+            })
+            .collect();
+        Self { id: c.id.0, title: c.title, items }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PackageView {
+    pub id: String,
+    pub title: String,
+    pub version: String,
+    pub state: String,
+}
+
+impl From<Package> for PackageView {
+    fn from(p: Package) -> Self {
+        let state = match serde_json::to_value(p.state) {
+            Ok(Value::String(s)) => s,
+            _ => "unknown".into(),
+        };
+        Self { id: p.id, title: p.title, version: p.version, state }
+    }
+}
+
+/// A pending confirmation as the trusted window shows it. Every field is host-made.
+#[derive(Debug, Clone, Serialize)]
+pub struct PendingView {
+    pub id: String,
+    pub arguments_hash: String,
+    pub summary: String,
+    pub tool: String,
+    pub rpc_method: String,
+    /// The validated arguments as name/value rows, values as JSON text.
+    pub arguments: Vec<(String, String)>,
+    pub class: &'static str,
+    pub risk: &'static str,
+    pub backend: String,
+    pub created_at_ms: i64,
+    pub expires_at_ms: i64,
+    /// The host's clock when this was read, so the window counts down without trusting its own clock.
+    pub now_ms: i64,
+}
+
+impl From<ConfirmRequest> for PendingView {
+    fn from(r: ConfirmRequest) -> Self {
+        let arguments = match &r.arguments {
+            Value::Object(map) => map
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        match v {
+                            Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        },
+                    )
+                })
+                .collect(),
+            other => vec![("(arguments)".into(), other.to_string())],
+        };
+        let (class, risk) = match r.class {
+            ToolClass::Read => ("read", "Reads state only"),
+            ToolClass::Act => ("act", "Changes the node"),
+            ToolClass::ActHigh => ("act-high", "Changes the node in a way that is hard to undo"),
+        };
+        Self {
+            id: r.id,
+            arguments_hash: r.arguments_hash,
+            summary: r.summary,
+            tool: r.tool,
+            rpc_method: r.rpc_method,
+            arguments,
+            class,
+            risk,
+            backend: r.backend.label(),
+            created_at_ms: r.created_at_ms,
+            expires_at_ms: r.expires_at_ms,
+            now_ms: crate::now_ms(),
+        }
+    }
+}
+
+/// The allowance as the chat window's read-only meter shows it, with what the last chain build said.
+#[derive(Debug, Clone, Serialize)]
+pub struct AllowanceView {
+    pub allowance_sats: u64,
+    pub period: &'static str,
+    pub spent_sats: u64,
+    pub reserved_sats: u64,
+    pub remaining_sats: u64,
+    pub renews_at_ms: Option<i64>,
+    /// E.g. "Paid help (Routstr) is off: the wallet could not be opened".
+    pub notices: Vec<String>,
+    /// The mints the node listed at the last turn that read them (URL and unit).
+    pub node_mints: Vec<MintView>,
+    /// Set when the last turn could not read the node's mint list: paid help was off, and why.
+    pub paid_off: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MintView {
+    pub url: String,
+    pub unit: String,
+}
+
+impl AllowanceView {
+    pub fn new(report: &BudgetReport, notices: Vec<String>) -> Self {
+        Self {
+            allowance_sats: report.allowance_sats,
+            period: report.period.as_str(),
+            spent_sats: report.spent_sats,
+            reserved_sats: report.reserved_sats,
+            remaining_sats: report.remaining_sats,
+            renews_at_ms: report.renews_at_ms,
+            notices,
+            node_mints: Vec::new(),
+            paid_off: None,
+        }
+    }
+
+    /// Adds what the node's mint list said at the last turn that read it.
+    pub fn with_node_mints(mut self, mints: Option<NodeMints>) -> Self {
+        match mints {
+            Some(NodeMints::Listed(mints)) => {
+                self.node_mints = mints.into_iter().map(|m| MintView { url: m.url, unit: m.unit }).collect();
+            }
+            Some(NodeMints::Unreadable(why)) => self.paid_off = Some(why),
+            None => {}
+        }
+        self
+    }
+}

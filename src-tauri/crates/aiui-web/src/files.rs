@@ -1,0 +1,76 @@
+//! The `ui/` files, served read-only: only names each origin allows, only known file types, never a path that
+//! leaves the directory. Security headers are set here and on every API answer by the origin's middleware.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+#[derive(Debug, Clone)]
+pub struct UiDir(PathBuf);
+
+impl UiDir {
+    pub fn open(dir: &Path) -> anyhow::Result<Self> {
+        let dir = dir.canonicalize().with_context(|| format!("the UI directory {}", dir.display()))?;
+        for page in ["index.html", "trusted.html", "login.html"] {
+            anyhow::ensure!(
+                dir.join(page).is_file(),
+                "{} has no {page}: pass --ui-dir <the ui/ directory>",
+                dir.display()
+            );
+        }
+        Ok(Self(dir))
+    }
+
+    /// Answers `relative` (no leading `/`) if `allowed` accepts it.
+    pub async fn serve(&self, relative: &str, allowed: fn(&str) -> bool) -> Response {
+        let clean = !relative.is_empty()
+            && relative.split('/').all(|seg| !seg.is_empty() && seg != "." && seg != "..")
+            && relative.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c));
+        let Some(kind) = clean.then(|| content_type(relative)).flatten() else { return not_found() };
+        if !allowed(relative) {
+            return not_found();
+        }
+        match tokio::fs::read(self.0.join(relative)).await {
+            Ok(bytes) => {
+                let mut response = bytes.into_response();
+                response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
+                response
+            }
+            Err(_) => not_found(),
+        }
+    }
+}
+
+fn content_type(path: &str) -> Option<&'static str> {
+    Some(match path.rsplit_once('.')?.1 {
+        "html" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "woff2" => "font/woff2",
+        _ => return None,
+    })
+}
+
+fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "not found").into_response()
+}
+
+/// The chat origin serves the chat page, the sign-in page and their scripts and styles; never the trusted page.
+pub fn chat_allows(path: &str) -> bool {
+    matches!(path, "index.html" | "login.html")
+        || path.starts_with("js/")
+        || path.starts_with("css/")
+        || path.starts_with("icons/")
+}
+
+/// The trusted origin serves the trusted page, the sign-in page and their scripts and styles.
+pub fn trusted_allows(path: &str) -> bool {
+    matches!(path, "trusted.html" | "login.html" | "js/login.js")
+        || path.starts_with("trusted/")
+        || path.starts_with("css/")
+        || path.starts_with("icons/")
+}

@@ -1,0 +1,235 @@
+//! AIUI as a LAN web service (`aiui-cli serve`): the chat origin for LAN users and, on a second port, the trusted
+//! origin where the owner answers confirmations. Both serve the same `ui/` files as the desktop app; the pages
+//! talk to them over fetch and Server-Sent Events. Approval exists only on the trusted origin: the chat origin can
+//! see that something waits and link there, nothing more.
+
+pub mod auth;
+mod chat;
+mod files;
+pub mod passphrase;
+mod trusted;
+mod turns;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use aiui_core::agent::Agent;
+use aiui_core::budget::BudgetStore;
+use anyhow::Context;
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+pub use auth::LoginLimits;
+
+/// The default addresses: loopback only; the node's nginx is what the LAN reaches.
+pub const DEFAULT_CHAT_ADDR: &str = "127.0.0.1:5180";
+pub const DEFAULT_TRUSTED_ADDR: &str = "127.0.0.1:5181";
+
+/// How long an approval must wait after the trusted origin first showed the request to this owner session; the
+/// same delay as the desktop trusted window's.
+pub const APPROVE_DELAY: Duration = Duration::from_secs(1);
+
+/// How the service is reached and where its files are.
+#[derive(Debug, Clone)]
+pub struct WebConfig {
+    pub chat_addr: SocketAddr,
+    pub trusted_addr: SocketAddr,
+    /// The path both origins are served under, starting and ending with `/` (e.g. `/aiui/`).
+    pub base_path: String,
+    /// The `ui/` directory (index.html, trusted.html, js/, trusted/, css/).
+    pub ui_dir: PathBuf,
+    /// Where the passphrase hashes are.
+    pub data_dir: PathBuf,
+    /// The trusted origin's address as the LAN sees it, for the chat origin's link. Default: the chat request's
+    /// host name with the trusted port, under the base path.
+    pub trusted_url: Option<String>,
+    /// Mark cookies `Secure` (the service is reached over https through a proxy).
+    pub secure_cookies: bool,
+    /// Trust `X-Forwarded-For`/`X-Real-IP`/`X-Forwarded-Host` from a proxy on this machine (the node's nginx).
+    pub trust_proxy: bool,
+    pub limits: LoginLimits,
+}
+
+impl WebConfig {
+    pub fn new(data_dir: PathBuf, ui_dir: PathBuf) -> Self {
+        Self {
+            chat_addr: DEFAULT_CHAT_ADDR.parse().unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 5180))),
+            trusted_addr: DEFAULT_TRUSTED_ADDR.parse().unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 5181))),
+            base_path: "/".into(),
+            ui_dir,
+            data_dir,
+            trusted_url: None,
+            secure_cookies: false,
+            trust_proxy: false,
+            limits: LoginLimits::default(),
+        }
+    }
+}
+
+/// Makes `--base-path` a path that starts and ends with `/`, or says why it cannot be one.
+pub fn normalise_base_path(raw: &str) -> anyhow::Result<String> {
+    let trimmed = raw.trim().trim_matches('/');
+    if trimmed.split('/').any(|seg| seg == ".." || seg == ".")
+        || !trimmed.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))
+    {
+        anyhow::bail!("--base-path {raw:?}: use letters, digits, '-', '_' and '/' only, e.g. /aiui/");
+    }
+    Ok(if trimmed.is_empty() { "/".into() } else { format!("/{trimmed}/") })
+}
+
+/// The assistant the service runs: the same agent, budget store and notices as the shells build.
+#[derive(Debug, Clone)]
+pub struct Assistant {
+    pub agent: Arc<Agent>,
+    pub budget: Arc<BudgetStore>,
+    /// What the chain build and the background reconcile said the owner should know.
+    pub notices: Arc<RwLock<Vec<String>>>,
+    /// The node's address, shown in the page header.
+    pub node_url: String,
+    pub demo: bool,
+}
+
+/// What both origins share.
+pub(crate) struct Shared {
+    pub config: WebConfig,
+    pub assistant: Assistant,
+    pub ui: files::UiDir,
+}
+
+/// The running service.
+#[derive(Debug)]
+pub struct Running {
+    pub chat_addr: SocketAddr,
+    pub trusted_addr: SocketAddr,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Running {
+    /// Waits until either origin's server stops (an accept error); normally never.
+    pub async fn wait(mut self) -> anyhow::Result<()> {
+        let (first, _, rest) = futures_util::future::select_all(self.tasks.drain(..)).await;
+        for task in rest {
+            task.abort();
+        }
+        first.context("a server task stopped")?;
+        anyhow::bail!("a server stopped")
+    }
+
+    pub fn shutdown(self) {
+        for task in self.tasks {
+            task.abort();
+        }
+    }
+}
+
+/// Binds both origins and serves them. Refuses to start without a LAN passphrase and an approval passphrase (or
+/// TOTP) set, so there is never an open or an unapprovable service.
+pub async fn start(config: WebConfig, assistant: Assistant) -> anyhow::Result<Running> {
+    let lan = passphrase::StoredHash::load(&config.data_dir, passphrase::Kind::Lan)?
+        .context("no LAN passphrase is set: run `aiui-cli serve set-password` first")?;
+    let approval = passphrase::StoredHash::load(&config.data_dir, passphrase::Kind::Approval)?;
+    let totp = passphrase::load_totp(&config.data_dir)?;
+    if approval.is_none() && totp.is_none() {
+        anyhow::bail!(
+            "no approval passphrase is set: run `aiui-cli serve set-approval-password` (or `set-approval-totp`) first"
+        );
+    }
+    let ui = files::UiDir::open(&config.ui_dir)?;
+    let shared = Arc::new(Shared { config: config.clone(), assistant, ui });
+    let chat_listener = tokio::net::TcpListener::bind(config.chat_addr)
+        .await
+        .with_context(|| format!("binding the chat origin to {}", config.chat_addr))?;
+    let trusted_listener = tokio::net::TcpListener::bind(config.trusted_addr)
+        .await
+        .with_context(|| format!("binding the trusted origin to {}", config.trusted_addr))?;
+    let chat_addr = chat_listener.local_addr()?;
+    let trusted_addr = trusted_listener.local_addr()?;
+    let chat_app = chat::router(shared.clone(), lan, trusted_addr.port());
+    let trusted_app = trusted::router(shared, approval, totp);
+    let serve = |listener: tokio::net::TcpListener, app: axum::Router| {
+        tokio::spawn(async move {
+            let service = app.into_make_service_with_connect_info::<SocketAddr>();
+            if let Err(e) = axum::serve(listener, service).await {
+                tracing::error!(error = %e, "a web origin stopped");
+            }
+        })
+    };
+    let tasks = vec![serve(chat_listener, chat_app), serve(trusted_listener, trusted_app)];
+    tracing::info!(%chat_addr, %trusted_addr, "serving");
+    Ok(Running { chat_addr, trusted_addr, tasks })
+}
+
+/// A refusal as the pages receive it: a stable `code` and a sentence for the person.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct ApiError {
+    #[serde(skip)]
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_s: Option<u64>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        Self { status, code, message: message.into(), retry_after_s: None }
+    }
+
+    pub fn signed_out() -> Self {
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            "signed_out",
+            "You are not signed in (or your session ended). Sign in again.",
+        )
+    }
+
+    pub fn forbidden_origin() -> Self {
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "bad_origin",
+            "Refused: this request did not come from this site's own page, or it lacked its CSRF token.",
+        )
+    }
+
+    pub fn rate_limited(wait: Duration) -> Self {
+        let secs = wait.as_secs().max(1);
+        Self {
+            retry_after_s: Some(secs),
+            ..Self::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                format!("Too many sign-in attempts. Wait {secs} seconds, then try again."),
+            )
+        }
+    }
+
+    pub fn internal(e: impl std::fmt::Display) -> Self {
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = (self.status, Json(&self)).into_response();
+        if let Some(secs) = self.retry_after_s
+            && let Ok(value) = secs.to_string().parse()
+        {
+            response.headers_mut().insert(axum::http::header::RETRY_AFTER, value);
+        }
+        response
+    }
+}
+
+/// Runs a blocking store call off the async threads.
+pub(crate) async fn blocking<T: Send + 'static>(
+    call: impl FnOnce() -> Result<T, aiui_core::store::StoreError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(call)
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "store", e.to_string()))
+}

@@ -1,0 +1,373 @@
+//! The trusted origin, on its own port: the owner signs in with the approval passphrase (or a TOTP code) and
+//! answers pending confirmations, each approval again with the passphrase or a code. It sends
+//! `frame-ancestors 'none'`, no CORS headers at all, its own cookie and CSRF tokens, and checks `Origin` on every
+//! change; a decision names the request id and arguments hash and is single-use (the gate removes it).
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+
+use aiui_core::gate::{DecideError, Decision, Verdict};
+use aiui_core::tools::{Registry, ToolClass};
+use aiui_core::view::{AllowanceView, PendingView};
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::auth::{self, RateLimiter, Session, Sessions};
+use crate::passphrase::StoredHash;
+use crate::{APPROVE_DELAY, ApiError, Shared, files};
+
+pub(crate) const COOKIE: &str = "aiui_trusted";
+
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+                   connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
+                   frame-ancestors 'none'";
+
+struct TrustedOrigin {
+    shared: Arc<Shared>,
+    sessions: Sessions,
+    limiter: RateLimiter,
+    approval: Option<StoredHash>,
+    totp: Option<totp_rs::TOTP>,
+    /// The last TOTP code accepted: a code is good once.
+    last_code: Mutex<Option<String>>,
+}
+
+type St = State<Arc<TrustedOrigin>>;
+
+pub(crate) fn router(shared: Arc<Shared>, approval: Option<StoredHash>, totp: Option<totp_rs::TOTP>) -> Router {
+    let base = shared.config.base_path.clone();
+    let limiter = RateLimiter::new(shared.config.limits);
+    let origin = Arc::new(TrustedOrigin {
+        shared,
+        sessions: Sessions::new(COOKIE),
+        limiter,
+        approval,
+        totp,
+        last_code: Mutex::new(None),
+    });
+    let mut router = Router::new()
+        .route(&base, get(page))
+        .route(&format!("{base}trusted.html"), get(page))
+        .route(&format!("{base}api/session"), get(session))
+        .route(&format!("{base}api/login"), post(login))
+        .route(&format!("{base}api/logout"), post(logout))
+        .route(&format!("{base}api/invoke/{{command}}"), post(invoke))
+        .route(&format!("{base}{{*path}}"), get(file));
+    if base != "/" {
+        let bare = base.trim_end_matches('/').to_owned();
+        let target = format!("{}/", bare.rsplit('/').next().unwrap_or_default());
+        router = router.route(&bare, get(move || std::future::ready(Redirect::to(&target))));
+    }
+    router.layer(axum::middleware::map_response(headers)).with_state(origin)
+}
+
+/// On every answer, whatever it is: no framing, no sniffing, no caching, no cross-origin window handle, and no
+/// cross-origin reads (CORP); and never an Access-Control-* header.
+async fn headers(mut response: Response) -> Response {
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert("cross-origin-opener-policy", HeaderValue::from_static("same-origin"));
+    h.insert("cross-origin-resource-policy", HeaderValue::from_static("same-origin"));
+    let cors: Vec<_> = h.keys().filter(|k| k.as_str().starts_with("access-control-")).cloned().collect();
+    for name in cors {
+        h.remove(name);
+    }
+    response
+}
+
+impl TrustedOrigin {
+    fn guard(&self, headers: &HeaderMap) -> Result<Arc<Session>, ApiError> {
+        let Some((_, session)) = self.sessions.find(headers) else {
+            tracing::warn!("refused a trusted request without a trusted session");
+            return Err(ApiError::signed_out());
+        };
+        let token = headers.get("x-csrf-token").and_then(|v| v.to_str().ok()).unwrap_or_default();
+        if !auth::same_origin(headers, self.shared.config.trust_proxy) || !auth::same_token(token, &session.csrf) {
+            tracing::warn!("refused a trusted request without this origin's CSRF token");
+            return Err(ApiError::forbidden_origin());
+        }
+        Ok(session)
+    }
+
+    /// Whether `secret` is the approval passphrase, or a TOTP code not used before. Every try is counted by the
+    /// rate limit first.
+    async fn check_secret(&self, addr: IpAddr, secret: &str) -> Result<bool, ApiError> {
+        self.limiter.admit(addr).map_err(|wait| {
+            tracing::warn!(%addr, "approval passphrase tries rate limited");
+            ApiError::rate_limited(wait)
+        })?;
+        let secret = secret.trim().to_owned();
+        if let Some(totp) = &self.totp
+            && secret.len() == 6
+            && secret.chars().all(|c| c.is_ascii_digit())
+        {
+            let mut last = self.last_code.lock().unwrap_or_else(|p| p.into_inner());
+            let ok = last.as_deref() != Some(secret.as_str()) && totp.check_current(&secret).unwrap_or(false);
+            if ok {
+                *last = Some(secret);
+                self.limiter.succeeded(addr);
+            }
+            return Ok(ok);
+        }
+        let Some(hash) = self.approval.clone() else { return Ok(false) };
+        let ok = tokio::task::spawn_blocking(move || hash.verify(&secret)).await.map_err(ApiError::internal)?;
+        if ok {
+            self.limiter.succeeded(addr);
+        } else {
+            tracing::warn!(%addr, "a wrong approval passphrase or code");
+        }
+        Ok(ok)
+    }
+}
+
+async fn page(State(origin): St, headers: HeaderMap) -> Response {
+    if origin.sessions.find(&headers).is_none() {
+        return Redirect::to("login.html").into_response();
+    }
+    origin.shared.ui.serve("trusted.html", files::trusted_allows).await
+}
+
+async fn file(State(origin): St, Path(path): Path<String>) -> Response {
+    origin.shared.ui.serve(&path, files::trusted_allows).await
+}
+
+async fn session(State(origin): St, headers: HeaderMap) -> Json<Value> {
+    match origin.sessions.find(&headers) {
+        Some((_, session)) => Json(json!({ "origin": "trusted", "signed_in": true, "csrf": session.csrf })),
+        None => Json(json!({ "origin": "trusted", "signed_in": false, "totp": origin.totp.is_some() })),
+    }
+}
+
+#[derive(Deserialize)]
+struct Login {
+    passphrase: String,
+}
+
+async fn login(
+    State(origin): St,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Json(body): Json<Login>,
+) -> Result<Response, ApiError> {
+    let config = &origin.shared.config;
+    if !auth::same_origin(&headers, config.trust_proxy) {
+        return Err(ApiError::forbidden_origin());
+    }
+    let addr = auth::client_addr(peer, &headers, config.trust_proxy);
+    if !origin.check_secret(addr, &body.passphrase).await? {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "wrong_passphrase",
+            "That is not the approval passphrase (or a current TOTP code). Only the node's owner can sign in here.",
+        ));
+    }
+    let (token, session) = origin.sessions.create();
+    let cookie = auth::session_cookie(COOKIE, &token, &config.base_path, config.secure_cookies);
+    let mut response = Json(json!({ "csrf": session.csrf })).into_response();
+    response.headers_mut().insert(header::SET_COOKIE, HeaderValue::from_str(&cookie).map_err(ApiError::internal)?);
+    Ok(response)
+}
+
+async fn logout(State(origin): St, headers: HeaderMap) -> Result<Response, ApiError> {
+    origin.guard(&headers)?;
+    origin.sessions.remove(&headers);
+    let config = &origin.shared.config;
+    let cookie = auth::expired_cookie(COOKIE, &config.base_path, config.secure_cookies);
+    let mut response = Json(json!({})).into_response();
+    response.headers_mut().insert(header::SET_COOKIE, HeaderValue::from_str(&cookie).map_err(ApiError::internal)?);
+    Ok(response)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Answer {
+    Approve,
+    Deny,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Decide {
+    id: String,
+    arguments_hash: String,
+    answer: Answer,
+    #[serde(default)]
+    secret: Option<String>,
+}
+
+async fn invoke(
+    State(origin): St,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(command): Path<String>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    let session = origin.guard(&headers)?;
+    let bad = |e: serde_json::Error| ApiError::new(StatusCode::BAD_REQUEST, "bad_arguments", e.to_string());
+    let args: Value = if body.is_empty() { json!({}) } else { serde_json::from_slice(&body).map_err(bad)? };
+    let assistant = &origin.shared.assistant;
+    let answer = match command.as_str() {
+        "trusted_pending" => {
+            let pending = assistant.agent.gate.pending();
+            let mut state = session.state.lock().unwrap_or_else(|p| p.into_inner());
+            let now = std::time::Instant::now();
+            state.shown.retain(|id, _| pending.iter().any(|r| &r.id == id));
+            for request in &pending {
+                state.shown.entry(request.id.clone()).or_insert(now);
+            }
+            json!(pending.into_iter().map(PendingView::from).collect::<Vec<_>>())
+        }
+        "trusted_decide" => {
+            let decide: Decide = serde_json::from_value(args).map_err(bad)?;
+            let addr = auth::client_addr(peer, &headers, origin.shared.config.trust_proxy);
+            json!(decide_one(&origin, &session, addr, decide).await?)
+        }
+        "trusted_settings" => settings(&origin),
+        "trusted_set_grant" => {
+            let tool: String = serde_json::from_value(args.get("tool").cloned().unwrap_or_default()).map_err(bad)?;
+            let enabled: bool =
+                serde_json::from_value(args.get("enabled").cloned().unwrap_or_default()).map_err(bad)?;
+            if Registry::node_tools().iter().all(|t| t.name != tool) {
+                return Err(ApiError::new(
+                    StatusCode::BAD_REQUEST,
+                    "unknown_tool",
+                    format!("There is no tool `{tool}`."),
+                ));
+            }
+            {
+                let mut config = assistant.agent.config.write().unwrap_or_else(|p| p.into_inner());
+                if enabled {
+                    config.grants.disabled.remove(&tool);
+                } else {
+                    config.grants.disabled.insert(tool);
+                }
+            }
+            settings(&origin)
+        }
+        "trusted_hide" => Value::Null,
+        "trusted_wallet" => json!({ "opened": false, "balances": [], "total_sats": 0 }),
+        other if other.starts_with("trusted_") => {
+            return Err(ApiError::new(
+                StatusCode::NOT_IMPLEMENTED,
+                "not_on_lan",
+                "This setting is not changed over the LAN: use `aiui-cli budget` and `aiui-cli wallet` on the node.",
+            ));
+        }
+        other => {
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                "unknown_command",
+                format!("There is no command `{other}`."),
+            ));
+        }
+    };
+    Ok(Json(answer).into_response())
+}
+
+async fn decide_one(
+    origin: &TrustedOrigin,
+    session: &Session,
+    addr: IpAddr,
+    decide: Decide,
+) -> Result<&'static str, ApiError> {
+    // A decided, expired or unknown request is said to be so before anything else (a replay learns nothing more).
+    if origin.shared.assistant.agent.gate.pending().iter().all(|r| r.id != decide.id) {
+        return Err(unknown());
+    }
+    let decision = match decide.answer {
+        Answer::Deny => Decision::Deny,
+        Answer::Approve => {
+            let shown = session.state.lock().unwrap_or_else(|p| p.into_inner()).shown.get(&decide.id).copied();
+            if shown.is_none_or(|at| at.elapsed() < APPROVE_DELAY) {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "too_soon",
+                    "The confirmation was only just shown. Read it, then approve again.",
+                ));
+            }
+            let Some(secret) = decide.secret.filter(|s| !s.trim().is_empty()) else {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "secret_required",
+                    "Approving needs your approval passphrase or a TOTP code. Nothing was decided.",
+                ));
+            };
+            if !origin.check_secret(addr, &secret).await? {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "wrong_secret",
+                    "That is not the approval passphrase (or a current TOTP code). Nothing was decided.",
+                ));
+            }
+            Decision::AllowOnce
+        }
+    };
+    match origin.shared.assistant.agent.gate.decide(&decide.id, &decide.arguments_hash, decision) {
+        Ok(Verdict::Allowed) => Ok("allowed"),
+        Ok(Verdict::Denied) => Ok("denied"),
+        Ok(Verdict::Expired) | Err(DecideError::Expired) => {
+            Err(ApiError::new(StatusCode::GONE, "expired", "This confirmation has expired; nothing was done."))
+        }
+        Err(DecideError::Unknown) => Err(unknown()),
+        Err(DecideError::Mismatch) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "mismatch",
+            "The request changed since it was shown; nothing was decided. Look at it again.",
+        )),
+        Err(DecideError::Audit(e)) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "audit",
+            format!("The decision could not be recorded in the audit log, so it was not taken: {e}"),
+        )),
+    }
+}
+
+fn unknown() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "unknown",
+        "This confirmation is no longer pending (it was answered, expired, or never existed).",
+    )
+}
+
+/// The operator settings as the trusted page draws them (the desktop's shape). Over the LAN, the tool grants can
+/// be changed; the allowance, wallet, keys and pairing are the node's command line's (`aiui-cli`).
+fn settings(origin: &TrustedOrigin) -> Value {
+    let assistant = &origin.shared.assistant;
+    let disabled = assistant.agent.config.read().unwrap_or_else(|p| p.into_inner()).grants.disabled.clone();
+    let tools: Vec<Value> = Registry::node_tools()
+        .iter()
+        .map(|t| {
+            json!({
+                "name": t.name,
+                "class": match t.class { ToolClass::Read => "read", ToolClass::Act => "act", ToolClass::ActHigh => "act-high" },
+                "description": t.description,
+                "enabled": !disabled.contains(t.name),
+            })
+        })
+        .collect();
+    let report = assistant.budget.get();
+    let notices = assistant.notices.read().unwrap_or_else(|p| p.into_inner()).clone();
+    let mut budget = serde_json::to_value(AllowanceView::new(&report, notices)).unwrap_or_default();
+    budget["accepted_mints"] = json!(report.accepted_mints);
+    json!({
+        "demo": assistant.demo,
+        "kiosk": false,
+        "lan": true,
+        "api_key_set": null,
+        "keyring_error": null,
+        "node": { "url": assistant.node_url, "fingerprint": null, "password_set": true, "demo": assistant.demo },
+        "tools": tools,
+        "budget": budget,
+        "routstr": { "reviewed_only": true, "tor_socks": null, "reviewer": null, "discovery": [] },
+    })
+}

@@ -1,0 +1,102 @@
+//! A turn's events, kept until its page has read them: the chat origin starts a turn with a POST and the page
+//! reads its events with an EventSource. Every event is kept in order with its index as the SSE id, so a late or
+//! reconnecting reader (Last-Event-ID) loses none, and only the session that started the turn may read it.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use aiui_core::view::ChatEvent;
+use tokio::sync::watch;
+
+/// How long a finished turn's events stay readable.
+const KEEP_FINISHED: Duration = Duration::from_secs(10 * 60);
+
+#[derive(Debug)]
+pub struct TurnLog {
+    /// The session key of the session that started it.
+    pub owner: String,
+    events: Mutex<Vec<ChatEvent>>,
+    finished: AtomicBool,
+    finished_at: Mutex<Option<Instant>>,
+    changed: watch::Sender<usize>,
+}
+
+impl TurnLog {
+    pub fn new(owner: String) -> Self {
+        Self {
+            owner,
+            events: Mutex::new(Vec::new()),
+            finished: AtomicBool::new(false),
+            finished_at: Mutex::new(None),
+            changed: watch::channel(0).0,
+        }
+    }
+
+    pub fn push(&self, event: ChatEvent) {
+        let mut events = self.events.lock().unwrap_or_else(|p| p.into_inner());
+        events.push(event);
+        let len = events.len();
+        drop(events);
+        self.changed.send_replace(len);
+    }
+
+    pub fn finish(&self) {
+        *self.finished_at.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
+        self.finished.store(true, Ordering::Release);
+        self.changed.send_modify(|_| {});
+    }
+
+    pub fn get(&self, index: usize) -> Option<ChatEvent> {
+        self.events.lock().unwrap_or_else(|p| p.into_inner()).get(index).cloned()
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished.load(Ordering::Acquire)
+    }
+
+    pub fn subscribe(&self) -> watch::Receiver<usize> {
+        self.changed.subscribe()
+    }
+
+    fn expired(&self) -> bool {
+        self.finished_at.lock().unwrap_or_else(|p| p.into_inner()).is_some_and(|at| at.elapsed() > KEEP_FINISHED)
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Turns(Mutex<HashMap<String, std::sync::Arc<TurnLog>>>);
+
+impl Turns {
+    pub fn insert(&self, id: String, log: std::sync::Arc<TurnLog>) {
+        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        map.retain(|_, log| !log.expired());
+        map.insert(id, log);
+    }
+
+    pub fn get(&self, id: &str) -> Option<std::sync::Arc<TurnLog>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).get(id).cloned()
+    }
+}
+
+/// The events from `start` on, as a stream that ends when the turn has finished and every event was sent.
+pub fn stream(
+    log: std::sync::Arc<TurnLog>,
+    start: usize,
+) -> impl futures_util::Stream<Item = (usize, ChatEvent)> + Send + 'static {
+    let changes = log.subscribe();
+    futures_util::stream::unfold((log, start, changes), |(log, next, mut changes)| async move {
+        loop {
+            if let Some(event) = log.get(next) {
+                return Some(((next, event), (log, next + 1, changes)));
+            }
+            if log.is_finished() {
+                return None;
+            }
+            if changes.changed().await.is_err() {
+                return None;
+            }
+        }
+    })
+}

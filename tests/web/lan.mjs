@@ -1,0 +1,427 @@
+// The LAN web service in a real browser: headless Chromium driven over WebDriver (chromedriver) with Node's fetch.
+//
+// Processes: a devnode (archy-devnode, lnd restarts over 3 s), a scripted local model (an HTTP server speaking
+// Ollama's /api/tags, /api/show and /api/chat, replaying fixtures/ollama), and the built `aiui-cli serve` under the
+// base path /aiui/ with a LAN passphrase and an approval passphrase set by its own subcommands.
+//
+// 1. A wrong LAN passphrase is refused with a clear message; the right one signs in.
+// 2. "what is running?" draws the package card; "restart lnd" shows "waiting for your confirmation".
+// 3. The owner signs in to the trusted origin (a second port) with the approval passphrase and sees the request.
+// 4. Scripts on the chat origin try, and fail, to: POST a decision to the trusted origin; read its cookies or DOM;
+//    frame it; approve with a wrong hash; approve without the passphrase; replay a used decision. The deeper
+//    checks (wrong hash, no passphrase, replay) are also tried with the owner's own trusted session. Each attempt
+//    is printed with the refusal observed.
+// 5. The owner approves with the approval passphrase; the devnode's lnd goes restarting -> running.
+// 6. The login rate limit holds: after five tries a minute, even the right passphrase waits.
+// Screenshots go to target/gui-screenshots/lan-*.png. Every failure throws; the exit code says so.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const cli = process.env.AIUI_CLI || path.join(root, 'target/debug/aiui-cli');
+const devnodeBin = process.env.ARCHY_DEVNODE || path.join(root, 'target/debug/archy-devnode');
+const shots = process.env.AIUI_SCREENSHOTS || path.join(root, 'target/gui-screenshots');
+const work = fs.mkdtempSync('/tmp/aiui-web-');
+const started = Date.now();
+const LAN_PASSPHRASE = 'lan-passphrase-for-the-test';
+const APPROVAL_PASSPHRASE = 'approval-passphrase-owner-only';
+const NODE_PASSWORD = 'devnode-password-for-the-web-test';
+
+const log = (...args) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s]`, ...args);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+function check(condition, message) {
+  if (!condition) throw new Error(`FAILED: ${message}`);
+}
+const fixture = (name) => fs.readFileSync(path.join(root, 'fixtures/ollama', name), 'utf8');
+const children = [];
+function cleanup() {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+}
+process.on('exit', cleanup);
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = http.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// Starts a process and resolves once `ready` matches its output; its output is kept for the failure report.
+function start(name, command, args, { env = {}, ready, stdin } = {}) {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
+  child.output = '';
+  const gather = (chunk) => { child.output += chunk; };
+  child.stdout.on('data', gather);
+  child.stderr.on('data', gather);
+  if (stdin !== undefined) child.stdin.end(stdin);
+  if (!ready) return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(child) : reject(new Error(`${name} exited ${code}: ${child.output}`)))));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start: ${child.output}`)), 60000);
+    const probe = () => {
+      const match = child.output.match(ready);
+      if (match) { clearTimeout(timer); resolve({ child, match }); }
+    };
+    child.stdout.on('data', probe);
+    child.stderr.on('data', probe);
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${name} exited ${code}: ${child.output}`)); });
+  });
+}
+
+// ---- the scripted local model ----
+const chatReplies = ['chat_call_package_list.json', 'chat_answer_packages.json', 'chat_call_restart_lnd.json', 'chat_answer_restarted.json'];
+const ollama = http.createServer((req, res) => {
+  let body = '';
+  req.on('data', (chunk) => { body += chunk; });
+  req.on('end', () => {
+    const reply = (status, text) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(text);
+    };
+    if (req.method === 'GET' && req.url === '/api/tags') return reply(200, fixture('tags.json'));
+    if (req.method === 'GET' && req.url === '/api/version') return reply(200, '{"version":"0.12.3"}');
+    if (req.method === 'POST' && req.url === '/api/show') return reply(200, fixture('show_tools.json'));
+    if (req.method === 'POST' && req.url === '/api/chat') {
+      const next = chatReplies.shift();
+      return next ? reply(200, fixture(next)) : reply(500, '{"error":"the test script has no more replies"}');
+    }
+    reply(404, '{"error":"not found"}');
+  });
+});
+await new Promise((resolve) => ollama.listen(0, '127.0.0.1', resolve));
+const ollamaUrl = `http://127.0.0.1:${ollama.address().port}/`;
+log('scripted Ollama at', ollamaUrl);
+
+// ---- the devnode and the service ----
+const nodePort = await freePort();
+await start('archy-devnode', devnodeBin, ['--listen', `127.0.0.1:${nodePort}`, '--data-dir', path.join(work, 'node'), '--transition-ms', '3000'],
+  { env: { ARCHY_DEVNODE_PASSWORD: NODE_PASSWORD }, ready: /listening on/ });
+const data = path.join(work, 'aiui');
+await start('set-password', cli, ['serve', 'set-password', '--data-dir', data], { stdin: `${LAN_PASSPHRASE}\n` });
+await start('set-approval-password', cli, ['serve', 'set-approval-password', '--data-dir', data], { stdin: `${APPROVAL_PASSPHRASE}\n` });
+for (const file of ['web-lan-passphrase.argon2', 'web-approval-passphrase.argon2']) {
+  const stat = fs.statSync(path.join(data, file));
+  const text = fs.readFileSync(path.join(data, file), 'utf8');
+  check((stat.mode & 0o777) === 0o600, `${file} is 0600 (got ${(stat.mode & 0o777).toString(8)})`);
+  check(text.startsWith('$argon2id$') && !text.includes(LAN_PASSPHRASE) && !text.includes(APPROVAL_PASSPHRASE), `${file} holds an argon2id hash only`);
+}
+const [chatPort, trustedPort] = [await freePort(), await freePort()];
+const serve = await start('aiui-cli serve', cli, [
+  'serve', '--node', `http://127.0.0.1:${nodePort}/`, '--data-dir', data, '--ollama', ollamaUrl,
+  '--claude-url', 'http://127.0.0.1:9/', '--no-builtin', '--base-path', '/aiui/',
+  '--listen', `127.0.0.1:${chatPort}`, '--trusted-listen', `127.0.0.1:${trustedPort}`,
+], { env: { AIUI_NODE_PASSWORD: NODE_PASSWORD, AIUI_LOG: 'warn,aiui_web=info' }, ready: /trusted origin: (http:\/\/\S+)/ });
+const chatUrl = `http://127.0.0.1:${chatPort}/aiui/`;
+const trustedUrl = `http://127.0.0.1:${trustedPort}/aiui/`;
+log('chat origin', chatUrl, 'trusted origin', trustedUrl);
+
+// ---- chromedriver + headless Chromium ----
+const driverPort = await freePort();
+await start('chromedriver', 'chromedriver', [`--port=${driverPort}`], { ready: /was started successfully|ChromeDriver was started/ });
+const driver = `http://127.0.0.1:${driverPort}`;
+
+async function wd(method, route, body) {
+  const response = await fetch(`${driver}${route}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(`WebDriver ${method} ${route}: ${response.status} ${JSON.stringify(json.value || json)}`);
+  return json.value;
+}
+
+const session = await wd('POST', '/session', {
+  capabilities: {
+    alwaysMatch: {
+      browserName: 'chrome',
+      'goog:chromeOptions': {
+        binary: process.env.CHROMIUM || '/usr/bin/chromium',
+        args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1300,900',
+          `--user-data-dir=${path.join(work, 'chromium')}`, '--no-first-run', '--password-store=basic'],
+      },
+      'goog:loggingPrefs': { browser: 'ALL' },
+    },
+  },
+});
+const sid = session.sessionId;
+const s = (route) => `/session/${sid}${route}`;
+log('chromium session', sid);
+
+const run = (script, ...args) => wd('POST', s('/execute/async'), { script, args });
+const wrap = (body) => `const done = arguments[arguments.length - 1]; const args = Array.from(arguments).slice(0, -1);
+  (async () => { ${body} })().then(done, (e) => done({ scriptError: String(e && (e.message || e)) }));`;
+async function until(what, probe, timeoutMs = 20000, everyMs = 100) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value && !value.scriptError) return value;
+    if (Date.now() > deadline) throw new Error(`FAILED: timed out waiting for ${what}${value && value.scriptError ? ` (${value.scriptError})` : ''}`);
+    await sleep(everyMs);
+  }
+}
+async function screenshot(name) {
+  fs.mkdirSync(shots, { recursive: true });
+  const png = await wd('GET', s('/screenshot'));
+  const file = path.join(shots, name);
+  fs.writeFileSync(file, Buffer.from(png, 'base64'));
+  log('screenshot', file);
+}
+const typeInto = (id, text) => run(wrap(`const el = document.getElementById(args[0]); el.focus(); el.value = args[1];
+  el.dispatchEvent(new Event('input', { bubbles: true })); return true;`), id, text);
+async function element(css) {
+  const found = await wd('POST', s('/element'), { using: 'css selector', value: css });
+  return Object.values(found)[0];
+}
+async function click(css) {
+  await wd('POST', s(`/element/${await element(css)}/click`), {});
+}
+async function typeKeys(css, text) {
+  await wd('POST', s(`/element/${await element(css)}/value`), { text });
+}
+const browserLog = async () => {
+  try {
+    return await wd('POST', s('/se/log'), { type: 'browser' });
+  } catch {
+    return [];
+  }
+};
+const refusals = [];
+function refused(attempt, observed, ok) {
+  check(ok, `${attempt}: expected a refusal, observed ${observed}`);
+  refusals.push([attempt, observed]);
+}
+
+let failure = null;
+try {
+  // ---- 1. sign-in on the chat origin ----
+  await wd('POST', s('/url'), { url: chatUrl });
+  await until('the sign-in page', () => run(wrap(`return location.pathname.endsWith('/aiui/login.html') && document.getElementById('login-label').textContent === 'LAN passphrase';`)));
+  await typeKeys('#login-passphrase', 'not-the-lan-passphrase');
+  await click('#login-submit');
+  const wrong = await until('the wrong-passphrase message', () => run(wrap(`const t = document.getElementById('login-status').textContent; return t.includes('not right') ? t : null;`)));
+  log('wrong LAN passphrase:', wrong);
+  check(wrong.includes('That LAN passphrase is not right'), `a clear message for a wrong LAN passphrase (${wrong})`);
+  await screenshot('lan-login-wrong.png');
+  await run(wrap(`document.getElementById('login-passphrase').value = ''; return true;`));
+  await typeKeys('#login-passphrase', LAN_PASSPHRASE);
+  await click('#login-submit');
+  await until('the chat page', () => run(wrap(`return location.pathname === '/aiui/' && document.readyState === 'complete' && !!document.getElementById('composer-input');`)));
+  const cookies = await wd('GET', s('/cookie'));
+  const lanCookie = cookies.find((c) => c.name === 'aiui_lan');
+  check(lanCookie && lanCookie.httpOnly && lanCookie.sameSite === 'Strict' && lanCookie.path === '/aiui/', `the LAN session cookie is HttpOnly, SameSite=Strict, Path=/aiui/ (${JSON.stringify(lanCookie)})`);
+  const chatWindow = await wd('GET', s('/window'));
+
+  // ---- 2. a read turn, then an action ----
+  async function ask(text) {
+    await run(wrap(`const input = document.getElementById('composer-input'); input.value = args[0];
+      document.getElementById('composer').requestSubmit(); return true;`), text);
+  }
+  await ask('what is running?');
+  await until('the package answer', () => run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].some((m) => m.textContent.includes('Five apps are running'));`)));
+  check(await run(wrap(`return [...document.querySelectorAll('#messages .card')].some((m) => /LND/i.test(m.textContent) && m.textContent.includes('running'));`)), 'the package list is drawn as a card');
+  await until('the turn to end', () => run(wrap(`return !document.getElementById('send').disabled;`)));
+  await ask('restart lnd');
+  const waiting = await until('"waiting for approval"', () => run(wrap(`const p = document.getElementById('pending');
+    return p.hidden ? null : p.textContent.replace(/\\s+/g, ' ').trim();`)));
+  log('chat origin shows:', waiting);
+  check(/Waiting for your confirmation/i.test(waiting) && waiting.includes('lnd'), `the chat shows that an approval waits (${waiting})`);
+  const chatKnows = await run(wrap(`return document.documentElement.outerHTML;`));
+  await screenshot('lan-chat.png');
+
+  // ---- 3. the owner on the trusted origin ----
+  await wd('POST', s('/window/new'), { type: 'tab' }).then((w) => wd('POST', s('/window'), { handle: w.handle }));
+  const trustedWindow = await wd('GET', s('/window'));
+  await wd('POST', s('/url'), { url: trustedUrl });
+  await until('the trusted sign-in page', () => run(wrap(`return location.pathname.endsWith('/aiui/login.html') && document.getElementById('login-label').textContent.startsWith('Approval passphrase');`)));
+  await typeKeys('#login-passphrase', LAN_PASSPHRASE);
+  await click('#login-submit');
+  await until('the LAN passphrase refused on the trusted origin', () => run(wrap(`return document.getElementById('login-status').textContent.includes('not the approval passphrase');`)));
+  await run(wrap(`document.getElementById('login-passphrase').value = ''; return true;`));
+  await typeKeys('#login-passphrase', APPROVAL_PASSPHRASE);
+  await click('#login-submit');
+  const shown = await until('the confirmation on the trusted origin', () => run(wrap(`
+    if (document.getElementById('confirm').hidden) return null;
+    return { summary: document.getElementById('c-summary').textContent, approveDisabled: document.getElementById('approve').disabled,
+      denyFocused: document.activeElement === document.getElementById('deny'), field: !!document.getElementById('approval-secret') };`)), 20000, 20);
+  log('trusted origin shows:', JSON.stringify(shown));
+  check(shown.summary.startsWith('Restart app `lnd`'), `the host-written summary (${shown.summary})`);
+  check(shown.approveDisabled && shown.denyFocused, 'Approve starts disabled and Deny has the focus');
+  check(shown.field, 'the approval passphrase field is beside Approve');
+  // What an attacker would need: the real id and hash (read here with the owner's session).
+  const pending = await run(wrap(`
+    const session = await fetch('api/session').then((r) => r.json());
+    const r = await fetch('api/invoke/trusted_pending', { method: 'POST', headers: { 'X-CSRF-Token': session.csrf, 'Content-Type': 'application/json' }, body: '{}' });
+    return { list: await r.json(), csrf: session.csrf };`));
+  check(pending.list.length === 1, `one pending confirmation (${JSON.stringify(pending.list)})`);
+  const { id, arguments_hash: hash } = pending.list[0];
+  check(!chatKnows.includes(hash) && !chatKnows.includes(id), 'the chat page never held the request id or its arguments hash');
+  const trustedCookies = await wd('GET', s('/cookie'));
+  const trustedCookie = trustedCookies.find((c) => c.name === 'aiui_trusted');
+  check(trustedCookie && trustedCookie.httpOnly && trustedCookie.sameSite === 'Strict', 'the trusted cookie is HttpOnly, SameSite=Strict');
+
+  // ---- 4. the chat origin attacks (the owner is signed in on the trusted origin in this same browser) ----
+  await wd('POST', s('/window'), { handle: chatWindow });
+  const warnsBefore = (serve.child.output.match(/refused a trusted request/g) || []).length;
+  const attack = await run(wrap(`
+    const [trusted, id, hash, passphrase] = args;
+    const out = {};
+    const attempt = async (name, fn) => {
+      try { out[name] = { resolved: await fn() }; } catch (e) { out[name] = { rejected: String(e && (e.name + ': ' + e.message)) }; }
+    };
+    const decision = (extra) => JSON.stringify({ id, argumentsHash: hash, answer: 'approve', secret: passphrase, ...extra });
+    // A CORS request with the owner's cookies: the preflight gets no Access-Control-Allow-* header.
+    await attempt('POST decision (cors, json)', () => fetch(trusted + 'api/invoke/trusted_decide', {
+      method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json' }, body: decision() }).then((r) => r.status));
+    // A "simple" no-cors POST does reach the server (with the owner's cookie: same host): Origin and CSRF refuse it.
+    await attempt('POST decision (no-cors, text/plain)', () => fetch(trusted + 'api/invoke/trusted_decide', {
+      method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'Content-Type': 'text/plain' }, body: decision() }).then((r) => r.type + ' ' + r.status));
+    await attempt('POST wrong hash (no-cors)', () => fetch(trusted + 'api/invoke/trusted_decide', {
+      method: 'POST', mode: 'no-cors', credentials: 'include', body: decision({ argumentsHash: '0'.repeat(64) }) }).then((r) => r.type));
+    await attempt('POST without passphrase (no-cors)', () => fetch(trusted + 'api/invoke/trusted_decide', {
+      method: 'POST', mode: 'no-cors', credentials: 'include', body: decision({ secret: undefined }) }).then((r) => r.type));
+    // A form POST in a hidden frame.
+    const form = document.createElement('form');
+    form.method = 'POST'; form.action = trusted + 'api/invoke/trusted_decide'; form.target = 'sink'; form.enctype = 'text/plain';
+    const field = document.createElement('input'); field.name = decision().slice(0, -1) + ',"x":"'; field.value = '"}';
+    form.append(field);
+    const sink = document.createElement('iframe'); sink.name = 'sink'; document.body.append(sink, form); form.submit();
+    await new Promise((r) => setTimeout(r, 800));
+    out['form POST decision'] = { submitted: true };
+    out['document.cookie'] = { resolved: document.cookie };
+    await attempt('read trusted page (cors)', () => fetch(trusted, { credentials: 'include' }).then((r) => r.text()));
+    await attempt('read trusted session (cors)', () => fetch(trusted + 'api/session', { credentials: 'include' }).then((r) => r.text()));
+    await attempt('read trusted page (no-cors)', () => fetch(trusted, { mode: 'no-cors', credentials: 'include' }).then((r) => r.type + ' body=' + JSON.stringify(r.body)));
+    const w = window.open(trusted, 'aiui-trusted-attack');
+    await new Promise((r) => setTimeout(r, 1500));
+    await attempt('window.open then read DOM', () => { if (!w) return 'no handle'; return w.document.body.innerHTML; });
+    try { w && w.close(); } catch (e) {}
+    const frame = document.createElement('iframe');
+    frame.src = trusted;
+    frame.style.width = '600px'; frame.style.height = '300px';
+    document.body.append(frame);
+    await new Promise((r) => { frame.onload = r; setTimeout(r, 3000); });
+    await attempt('frame it, read its DOM', () => frame.contentDocument ? frame.contentDocument.body.innerHTML : 'contentDocument is null');
+    return out;`), trustedUrl, id, hash, APPROVAL_PASSPHRASE);
+  log('chat-origin attempts:', JSON.stringify(attack, null, 1));
+  const warnsAfter = (serve.child.output.match(/refused a trusted request/g) || []).length;
+  const reached = warnsAfter - warnsBefore;
+  const stillPending = async () => {
+    await wd('POST', s('/window'), { handle: trustedWindow });
+    const r = await run(wrap(`const r = await fetch('api/invoke/trusted_pending', { method: 'POST', headers: { 'X-CSRF-Token': args[0], 'Content-Type': 'application/json' }, body: '{}' }); return r.json();`), pending.csrf);
+    await wd('POST', s('/window'), { handle: chatWindow });
+    return r.length === 1 && r[0].id === id;
+  };
+  const a = attack;
+  refused('POST a decision to the trusted origin (CORS fetch with credentials)', a['POST decision (cors, json)'].rejected, Boolean(a['POST decision (cors, json)'].rejected));
+  refused('POST a decision to the trusted origin (no-cors simple POST, carries the owner\'s cookie)', `${a['POST decision (no-cors, text/plain)'].rejected || 'opaque answer'}; the server logged ${reached} Origin/CSRF refusals for the 4 requests that reached it (3 fetches + 1 form)`, reached >= 4);
+  refused('POST a decision with a form into a hidden frame', 'refused by the same Origin/CSRF check (counted above)', reached >= 4);
+  refused('read the trusted origin\'s cookies (document.cookie)', JSON.stringify(a['document.cookie'].resolved), !a['document.cookie'].resolved.includes('aiui_trusted') && !a['document.cookie'].resolved.includes('aiui_lan'));
+  refused('read the trusted page (CORS fetch)', a['read trusted page (cors)'].rejected, Boolean(a['read trusted page (cors)'].rejected));
+  refused('read the trusted session and its CSRF token (CORS fetch)', a['read trusted session (cors)'].rejected, Boolean(a['read trusted session (cors)'].rejected));
+  const noCors = a['read trusted page (no-cors)'];
+  refused('read the trusted page (no-cors fetch; Cross-Origin-Resource-Policy)', noCors.rejected || noCors.resolved, Boolean(noCors.rejected) || /^opaque body=null/.test(noCors.resolved || ''));
+  const opened = a['window.open then read DOM'];
+  refused('open the trusted page in a window and read its DOM', opened.rejected || opened.resolved, Boolean(opened.rejected) || opened.resolved === 'no handle');
+  const framed = a['frame it, read its DOM'];
+  const consoleLog = await browserLog();
+  const frameRefusal = consoleLog.map((e) => e.message).find((m) => /frame-ancestors|X-Frame-Options|Refused to (display|frame)/i.test(m));
+  refused('frame the trusted origin', `${frameRefusal ? frameRefusal.slice(0, 200) : 'no console message'}; reading it: ${framed.rejected || framed.resolved}`,
+    Boolean(frameRefusal) && (Boolean(framed.rejected) || framed.resolved === 'contentDocument is null'));
+  check(await stillPending(), 'after every chat-origin attempt the confirmation is still pending, undecided');
+
+  // The same decision, sent with the owner's own trusted session (what an attacker would need first): the
+  // deeper checks refuse it.
+  await wd('POST', s('/window'), { handle: trustedWindow });
+  const deep = await run(wrap(`
+    const [csrf, id, hash, passphrase] = args;
+    const decide = async (body) => { const r = await fetch('api/invoke/trusted_decide', { method: 'POST', headers: { 'X-CSRF-Token': csrf, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }); return { status: r.status, body: await r.json() }; };
+    return {
+      wrongHash: await decide({ id, argumentsHash: 'f'.repeat(64), answer: 'approve', secret: passphrase }),
+      noSecret: await decide({ id, argumentsHash: hash, answer: 'approve' }),
+      wrongSecret: await decide({ id, argumentsHash: hash, answer: 'approve', secret: 'a-guess-at-the-passphrase' }),
+      noCsrf: await fetch('api/invoke/trusted_decide', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ id, argumentsHash: hash, answer: 'approve', secret: passphrase }) }).then(async (r) => ({ status: r.status, body: await r.json() })),
+    };`), pending.csrf, id, hash, APPROVAL_PASSPHRASE);
+  refused('approve with a wrong hash (owner session, right passphrase)', `${deep.wrongHash.status} ${deep.wrongHash.body.code}: ${deep.wrongHash.body.message}`, deep.wrongHash.status === 409 && deep.wrongHash.body.code === 'mismatch');
+  refused('approve without the passphrase (owner session)', `${deep.noSecret.status} ${deep.noSecret.body.code}: ${deep.noSecret.body.message}`, deep.noSecret.status === 403 && deep.noSecret.body.code === 'secret_required');
+  refused('approve with a wrong passphrase (owner session)', `${deep.wrongSecret.status} ${deep.wrongSecret.body.code}`, deep.wrongSecret.status === 403 && deep.wrongSecret.body.code === 'wrong_secret');
+  refused('approve without the CSRF token (owner cookie only)', `${deep.noCsrf.status} ${deep.noCsrf.body.code}`, deep.noCsrf.status === 403 && deep.noCsrf.body.code === 'bad_origin');
+  // Approve in the page without typing the passphrase: the page says what is missing.
+  await until('Approve to unlock', () => run(wrap(`return !document.getElementById('approve').disabled;`)), 10000);
+  await click('#approve');
+  const noPassMessage = await until('the page refusing an approval without the passphrase', () => run(wrap(`const t = document.getElementById('c-status').textContent; return t.includes('passphrase') ? t : null;`)));
+  refused('click Approve without typing the passphrase', noPassMessage, /needs your approval passphrase/.test(noPassMessage));
+  check(await stillPending(), 'still pending after the refused approvals');
+
+  // ---- 5. the owner approves ----
+  await wd('POST', s('/window'), { handle: trustedWindow });
+  await typeKeys('#approval-secret', APPROVAL_PASSPHRASE);
+  await until('Approve to unlock', () => run(wrap(`return !document.getElementById('approve').disabled;`)), 10000);
+  await screenshot('lan-trusted.png');
+  await click('#approve');
+  const decided = await until('the decision', () => run(wrap(`const t = document.getElementById('last-decision').textContent; return t.startsWith('Approved') ? t : null;`)));
+  log('trusted origin:', decided);
+  check(await run(wrap(`return document.getElementById('approval-secret') === null || document.getElementById('approval-secret').value === '';`)), 'the passphrase field is cleared after the decision');
+  // Replay the used decision: from the chat origin (refused before it counts) and with the owner's session.
+  const replay = await run(wrap(`
+    const [csrf, id, hash, passphrase] = args;
+    const r = await fetch('api/invoke/trusted_decide', { method: 'POST', headers: { 'X-CSRF-Token': csrf, 'Content-Type': 'application/json' }, body: JSON.stringify({ id, argumentsHash: hash, answer: 'approve', secret: passphrase }) });
+    return { status: r.status, body: await r.json() };`), pending.csrf, id, hash, APPROVAL_PASSPHRASE);
+  refused('replay the used decision (owner session, right passphrase)', `${replay.status} ${replay.body.code}: ${replay.body.message}`, replay.status === 404 && replay.body.code === 'unknown');
+  await wd('POST', s('/window'), { handle: chatWindow });
+  const chatReplay = await run(wrap(`
+    const [trusted, id, hash, passphrase] = args;
+    try { const r = await fetch(trusted + 'api/invoke/trusted_decide', { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ id, argumentsHash: hash, answer: 'approve', secret: passphrase }) }); return 'status ' + r.status; }
+    catch (e) { return e.name + ': ' + e.message; }`), trustedUrl, id, hash, APPROVAL_PASSPHRASE);
+  refused('replay the used decision from the chat origin', chatReplay, /TypeError/.test(chatReplay));
+
+  // ---- the devnode goes restarting -> running, seen from the chat ----
+  await until('the action result', () => run(wrap(`return document.querySelectorAll('#messages .card').length >= 2;`)), 20000);
+  const lndState = () => run(wrap(`document.getElementById('refresh-apps').click(); await new Promise((r) => setTimeout(r, 300));
+    const s = document.querySelector('#apps li[data-app="lnd"] .state'); return s ? s.textContent : 'missing';`));
+  const states = [];
+  await until('lnd restarting', async () => { const st = await lndState(); states.push(st); return st === 'restarting'; }, 10000, 200);
+  await until('lnd running again', async () => { const st = await lndState(); states.push(st); return st === 'running'; }, 20000, 300);
+  log('lnd states seen from the chat origin:', [...new Set(states)].join(' -> '));
+  await until('the turn to end', () => run(wrap(`return !document.getElementById('send').disabled && document.getElementById('pending').hidden;`)));
+  await screenshot('lan-chat-after.png');
+
+  // ---- 6. the login rate limit ----
+  const limited = await run(wrap(`
+    const login = (passphrase) => fetch('api/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ passphrase }) })
+      .then(async (r) => ({ status: r.status, retry: r.headers.get('retry-after'), body: await r.json() }));
+    const tries = [];
+    for (let i = 0; i < 5; i++) tries.push(await login('guess-number-' + i));
+    tries.push(await login(args[0]));
+    return tries;`), LAN_PASSPHRASE);
+  log('login tries:', limited.map((t) => `${t.status} ${t.body.code}`).join(', '));
+  check(limited.slice(0, 5).every((t) => t.status === 401 && t.body.code === 'wrong_passphrase'), 'five wrong guesses are refused as wrong');
+  const sixth = limited[5];
+  refused('a sixth sign-in within the minute, even with the right passphrase', `${sixth.status} ${sixth.body.code} (Retry-After ${sixth.retry}): ${sixth.body.message}`, sixth.status === 429 && sixth.body.code === 'rate_limited' && Number(sixth.retry) > 0);
+
+  check(!serve.child.output.includes(LAN_PASSPHRASE) && !serve.child.output.includes(APPROVAL_PASSPHRASE) && !serve.child.output.includes(NODE_PASSWORD), 'no passphrase in the service log');
+  console.log('\nEvery attempt and its observed refusal:');
+  for (const [attempt, observed] of refusals) console.log(`  - ${attempt}\n      refused: ${observed}`);
+} catch (error) {
+  failure = error;
+} finally {
+  await wd('DELETE', s('')).catch(() => {});
+  cleanup();
+  ollama.close();
+}
+if (failure) {
+  console.error(failure.stack || failure);
+  const svc = children.find((c) => c.spawnargs.includes('--trusted-listen'));
+  if (svc) console.error(`--- aiui-cli serve output (last 3000 chars) ---\n${svc.output.slice(-3000)}`);
+  process.exit(1);
+}
+fs.rmSync(work, { recursive: true, force: true });
+log('LAN web test passed');
+process.exit(0);

@@ -1,0 +1,38 @@
+// On the LAN service's trusted origin only: the approval passphrase (or TOTP code) field beside Approve. Its value
+// goes with an approval and is cleared after every decision; it is never stored.
+const lan = !window.__TAURI__;
+
+function field() {
+  return document.getElementById('approval-secret');
+}
+
+function addField() {
+  const approve = document.getElementById('approve');
+  if (!approve || field()) return;
+  const box = document.createElement('div');
+  box.className = 'field approval-secret';
+  const label = document.createElement('label');
+  label.htmlFor = 'approval-secret';
+  label.textContent = 'Approval passphrase or TOTP code (needed to approve; Deny needs none)';
+  const input = document.createElement('input');
+  input.id = 'approval-secret';
+  input.type = 'password';
+  input.autocomplete = 'off';
+  input.spellcheck = false;
+  box.append(label, input);
+  const actions = approve.parentElement;
+  actions.parentElement.insertBefore(box, actions);
+}
+
+export function approvalSecret() {
+  return field() ? field().value : '';
+}
+
+export function clearApprovalSecret() {
+  if (field()) field().value = '';
+}
+
+if (lan) {
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', addField);
+  else addField();
+}
