@@ -15,7 +15,9 @@ let saving = false;
 /** Draws the switch from a settings view; `drawAll` redraws the whole window after a change. */
 export function draw(view, drawAll) {
   redraw = drawAll;
-  if (saving) return;
+  // The LAN service's trusted origin does not offer this switch (it is `aiui-cli serve --no-builtin` there).
+  $('builtin-section').hidden = !view.builtin;
+  if (saving || !view.builtin) return;
   $('builtin-enabled').checked = view.builtin.enabled;
   if (view.builtin.enabled && view.builtin.unavailable) {
     status(`On, but it cannot answer: ${view.builtin.unavailable}`, 'error');
