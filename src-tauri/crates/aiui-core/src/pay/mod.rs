@@ -13,6 +13,7 @@
 
 pub mod discovery;
 mod ledger;
+mod mint_transport;
 pub(crate) mod payments;
 pub mod refund;
 #[cfg(test)]
@@ -21,6 +22,7 @@ mod wallet;
 
 pub use ledger::{LedgerEntry, PaymentState};
 pub use payments::{NotPaid, PayTo, Payments, ReconcilePolicy, Settlement};
+pub use mint_transport::MAX_MINT_REPLY_BYTES;
 pub use wallet::{Wallet, WalletOptions};
 
 use crate::Secret;
