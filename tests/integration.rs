@@ -4,6 +4,7 @@ mod adversarial;
 mod assistant;
 mod budget;
 mod builtin;
+mod door;
 mod discovery;
 mod node_client;
 mod node_shapes;

@@ -108,7 +108,7 @@ impl Guard {
         let literal = match url.host() {
             Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip),
             Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip),
-            _ if host.eq_ignore_ascii_case("localhost") || host.to_ascii_lowercase().ends_with(".localhost") => {
+            _ if is_localhost(&host) => {
                 return Err(Refused::Private { host, ip: IpAddr::V4(Ipv4Addr::LOCALHOST), class: "loopback" });
             }
             _ => return Ok(Some(host)),
@@ -134,6 +134,12 @@ impl Guard {
         }
         Ok(ips)
     }
+}
+
+/// `localhost` and its subdomains (RFC 6761), with or without the final dot: this machine, whatever DNS says.
+fn is_localhost(host: &str) -> bool {
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    host == "localhost" || host.ends_with(".localhost")
 }
 
 /// Checks an untrusted http(s) endpoint with the system resolver (see [`Guard::check_http`]).
@@ -245,5 +251,54 @@ mod tests {
         check("http://abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcd.onion/", false);
         check("https://8.8.8.8/", true);
         check("http://[2606:4700::1111]/", true);
+    }
+
+    #[test]
+    fn the_special_ranges_are_refused_at_their_edges() {
+        // 198.18.0.0/15 (benchmarking) and 240.0.0.0/4 (reserved), with the public neighbours on either side.
+        check("http://198.17.255.255/", true);
+        check("http://198.18.0.0/", false);
+        check("http://198.19.255.255/", false);
+        check("http://239.255.255.250/", false);
+        check("http://240.0.0.0/", false);
+        check("http://247.1.2.3/", false);
+        // NAT64 (64:ff9b::/96 and the local-use 64:ff9b:1::/48) and 6to4 (2002::/16) carry an IPv4 address a
+        // gateway will reach: refused whatever it embeds, a public one included.
+        check("http://[64:ff9b::]/", false);
+        check("http://[64:ff9b::808:808]/", false);
+        check("http://[64:ff9b::c0a8:101]/", false);
+        check("http://[64:ff9b:1:ffff::1]/", false);
+        check("http://[2002::1]/", false);
+        check("http://[2002:808:808::1]/", false);
+        check("http://[2002:c0a8:101::1]/", false);
+        check("http://[2003::1]/", true);
+        // Names that mean this machine are refused without asking any resolver.
+        check("http://localhost./", false);
+        check("http://api.localhost/", false);
+    }
+
+    /// A resolver answering the same addresses for every name (pure logic: what the guard does with an answer).
+    #[derive(Debug)]
+    struct Answer(Vec<IpAddr>);
+
+    impl NameLookup for Answer {
+        fn lookup<'a>(&'a self, _host: &'a str) -> Lookup<'a> {
+            let ips = self.0.clone();
+            Box::pin(async move { Ok(ips) })
+        }
+    }
+
+    #[test]
+    fn every_address_of_a_name_must_be_public() {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let url = Url::parse("https://provider.example/").unwrap();
+        let verdict = |ips: &[&str]| {
+            let answer = Answer(ips.iter().map(|ip| ip.parse().unwrap()).collect());
+            rt.block_on(Guard::with_lookup(AddressPolicy::PublicOnly, Arc::new(answer)).check(&url, false))
+        };
+        assert_eq!(verdict(&["8.8.8.8", "2606:4700::1111"]), Ok(()));
+        assert!(matches!(verdict(&["8.8.8.8", "10.0.0.7"]), Err(Refused::Private { class: "private", .. })));
+        assert!(matches!(verdict(&["2606:4700::1111", "64:ff9b::a00:1"]), Err(Refused::Private { class: "NAT64", .. })));
+        assert!(matches!(verdict(&[]), Err(Refused::Unresolvable(_))));
     }
 }
