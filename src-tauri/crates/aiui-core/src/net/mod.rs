@@ -82,7 +82,8 @@ pub fn client(spec: &ClientSpec) -> Result<OutboundClient, ClientBuildError> {
 /// resolved at all: check it first with [`guard::Guard::check`].
 pub fn guarded_client(spec: &ClientSpec, guard: &guard::Guard) -> Result<OutboundClient, ClientBuildError> {
     let resolver = Arc::new(GuardedResolve(guard.clone()));
-    build(spec, |builder| builder.dns_resolver(resolver))
+    // No proxy from the environment either: a proxy would resolve the name itself, past the guard.
+    build(spec, |builder| builder.no_proxy().dns_resolver(resolver))
 }
 
 fn build(
