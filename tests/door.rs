@@ -137,10 +137,7 @@ async fn mint_traffic_goes_through_the_owners_socks_proxy_and_only_then() {
     assert!(socks.connections() >= 1, "the proxy relayed no connection");
     assert!(through_proxy >= 2, "the mint saw {through_proxy} requests from the proxy");
     assert_eq!(mint.requests_from(LOOPBACK), 0, "a mint request went around the proxy");
-    eprintln!(
-        "through the proxy: {} SOCKS5 connections, {through_proxy} mint requests, 0 direct",
-        socks.connections()
-    );
+    eprintln!("through the proxy: {} SOCKS5 connections, {through_proxy} mint requests, 0 direct", socks.connections());
 
     // Without it: direct, and the proxy sees nothing.
     let proxied = socks.connections();
@@ -215,7 +212,8 @@ async fn a_mint_answer_over_the_cap_is_refused_with_a_clear_error() {
     let server = tokio::spawn(async move {
         let _ = axum::serve(listener, huge).await;
     });
-    let (_dir, _secrets, wallet) = open_wallet(WalletOptions { owner_mints: vec![url.clone()], ..Default::default() }).await;
+    let (_dir, _secrets, wallet) =
+        open_wallet(WalletOptions { owner_mints: vec![url.clone()], ..Default::default() }).await;
     let error = wallet.mint_invoice(&url, 21).await.expect_err("an oversized answer").to_string();
     server.abort();
     assert!(error.contains(&format!("larger than {MAX_MINT_REPLY_BYTES} bytes")), "{error}");
@@ -241,7 +239,8 @@ async fn a_name_that_rebinds_after_the_check_never_reaches_the_second_address() 
 
     // The refund endpoint's client is such a client: same answer.
     let lookup = Rebinding::new(&[PUBLIC], &[LOOPBACK]);
-    let refunds = RefundClient::with_guard(Guard::with_lookup(AddressPolicy::PublicOnly, lookup.clone()), None).unwrap();
+    let refunds =
+        RefundClient::with_guard(Guard::with_lookup(AddressPolicy::PublicOnly, lookup.clone()), None).unwrap();
     let endpoint = format!("http://rebind.aiui-test:{}", server.addr.port());
     match refunds.ask(&endpoint, &Secret::new("cashuBnotarealtoken".into())).await {
         RefundAnswer::Unreachable(why) => assert!(why.contains("refused") && why.contains("127.0.0.1"), "{why}"),

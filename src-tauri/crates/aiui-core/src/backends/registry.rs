@@ -10,8 +10,8 @@ use super::ollama::{Ollama, OllamaConfig};
 use super::routstr::{Routstr, RoutstrConfig};
 use crate::budget::{BudgetError, BudgetStore};
 use crate::net::ClientBuildError;
-use crate::pay::discovery::{Discovery, DiscoveryConfig};
 use crate::net::guard::Guard;
+use crate::pay::discovery::{Discovery, DiscoveryConfig};
 use crate::pay::{Payments, Wallet, WalletOptions};
 use crate::secrets::Secrets;
 
@@ -130,8 +130,8 @@ async fn open_wallet(data_dir: &Path, secrets: Arc<Secrets>, options: WalletOpti
     tokio::task::spawn_blocking(move || {
         tokio::runtime::Handle::current().block_on(Wallet::open_with(&dir, &secrets, options))
     })
-        .await
-        .map_err(|e| e.to_string())?
-        .map(Arc::new)
-        .map_err(|e| e.to_string())
+    .await
+    .map_err(|e| e.to_string())?
+    .map(Arc::new)
+    .map_err(|e| e.to_string())
 }

@@ -298,7 +298,10 @@ mod tests {
         };
         assert_eq!(verdict(&["8.8.8.8", "2606:4700::1111"]), Ok(()));
         assert!(matches!(verdict(&["8.8.8.8", "10.0.0.7"]), Err(Refused::Private { class: "private", .. })));
-        assert!(matches!(verdict(&["2606:4700::1111", "64:ff9b::a00:1"]), Err(Refused::Private { class: "NAT64", .. })));
+        assert!(matches!(
+            verdict(&["2606:4700::1111", "64:ff9b::a00:1"]),
+            Err(Refused::Private { class: "NAT64", .. })
+        ));
         assert!(matches!(verdict(&[]), Err(Refused::Unresolvable(_))));
     }
 }

@@ -143,10 +143,7 @@ impl cdk::wallet::HttpTransport for MintTransport {
     {
         let client = self.0.route(&url)?;
         let body = serde_json::to_vec(payload).map_err(|e| HttpError::Serialization(e.to_string()))?;
-        let request = client
-            .post(url.clone())
-            .header(reqwest::header::CONTENT_TYPE, "application/json")
-            .body(body);
+        let request = client.post(url.clone()).header(reqwest::header::CONTENT_TYPE, "application/json").body(body);
         self.0.send(with_auth(request, auth), &url).await?.json_or_status_error()
     }
 

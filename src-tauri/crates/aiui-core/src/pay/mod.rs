@@ -21,8 +21,8 @@ mod tests;
 mod wallet;
 
 pub use ledger::{LedgerEntry, PaymentState};
-pub use payments::{NotPaid, PayTo, Payments, ReconcilePolicy, Settlement};
 pub use mint_transport::MAX_MINT_REPLY_BYTES;
+pub use payments::{NotPaid, PayTo, Payments, ReconcilePolicy, Settlement};
 pub use wallet::{Wallet, WalletOptions};
 
 use crate::Secret;

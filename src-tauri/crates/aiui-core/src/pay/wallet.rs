@@ -10,10 +10,10 @@ use cdk::amount::SplitTarget;
 use cdk::mint_url::MintUrl;
 use cdk::nuts::{CurrencyUnit, PaymentMethod, State, Token};
 use cdk::wallet::BaseHttpClient as CdkHttpClient;
-use cdk_common::rate_limit::RateLimitedTransport;
 use cdk::wallet::{
     RateLimitConfig, RateLimiterManager, ReceiveOptions, WalletConfig, WalletRepository, WalletRepositoryBuilder,
 };
+use cdk_common::rate_limit::RateLimitedTransport;
 use zeroize::Zeroize;
 
 use super::ledger::Ledger;
