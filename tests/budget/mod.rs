@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aiui_core::budget::{BudgetStore, BudgetUpdate, Period};
-use aiui_core::pay::{Conservation, Payments, Wallet, WalletOptions};
+use aiui_core::pay::{Conservation, Payments, Wallet};
 use aiui_core::secrets::Secrets;
 use cdk::amount::SplitTarget;
 use cdk::nuts::{CurrencyUnit, PaymentMethod};
