@@ -5,6 +5,7 @@ mod assistant;
 mod budget;
 mod builtin;
 mod discovery;
+mod door;
 mod node_client;
 mod node_shapes;
 mod routstr;

@@ -13,18 +13,18 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aiui_core::budget::{BudgetStore, BudgetUpdate, Period};
-use aiui_core::pay::{Conservation, Payments, Wallet, WalletOptions};
+use aiui_core::pay::{Conservation, Payments, Wallet};
 use aiui_core::secrets::Secrets;
 use cdk::amount::SplitTarget;
 use cdk::nuts::{CurrencyUnit, PaymentMethod};
 use cdk::wallet::{ReceiveOptions, SendOptions};
 
 use crate::support::mint::TestMint;
+use crate::support::paid::test_wallet_options;
 
 /// Opens the wallet, ledger and budget in `dir`, as the app does at startup.
 pub async fn open(dir: &Path, secrets: &Secrets) -> Payments {
-    let wallet =
-        Wallet::open_with(dir, secrets, WalletOptions { pace_requests: false }).await.expect("the wallet opens");
+    let wallet = Wallet::open_with(dir, secrets, test_wallet_options()).await.expect("the wallet opens");
     let budget = BudgetStore::open(&dir.join("budget.json")).expect("the budget opens");
     Payments::new(Arc::new(wallet), Arc::new(budget))
 }

@@ -3,10 +3,11 @@
 //! the mint answer 503 to everything ("down") without changing its URL, so a test can take it down and bring it back.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
-use axum::extract::{Request, State};
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -19,6 +20,8 @@ use cdk_fake_wallet::FakeWallet;
 struct Switch {
     down: Arc<AtomicBool>,
     requests: Arc<AtomicUsize>,
+    /// The address each request came from, so a test can tell a direct connection from one through a proxy.
+    peers: Arc<Mutex<Vec<IpAddr>>>,
 }
 
 /// A running test mint. Dropping it stops serving.
@@ -71,7 +74,7 @@ impl TestMint {
             .expect("the mint router")
             .layer(axum::middleware::from_fn_with_state(switch.clone(), gate));
         let server = tokio::spawn(async move {
-            let _ = axum::serve(listener, router).await;
+            let _ = axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>()).await;
         });
         Self { url, switch, server }
     }
@@ -83,6 +86,12 @@ impl TestMint {
     /// Requests the mint has seen (including refused ones while down).
     pub fn requests(&self) -> usize {
         self.switch.requests.load(Ordering::SeqCst)
+    }
+
+    /// Requests that came from `ip` (the test SOCKS5 proxy connects from 127.0.0.2, everything direct from
+    /// 127.0.0.1).
+    pub fn requests_from(&self, ip: IpAddr) -> usize {
+        self.switch.peers.lock().unwrap_or_else(|p| p.into_inner()).iter().filter(|peer| **peer == ip).count()
     }
 
     /// From now on every request gets 503: the mint is unreachable for practical purposes.
@@ -97,6 +106,9 @@ impl TestMint {
 
 async fn gate(State(switch): State<Switch>, request: Request, next: Next) -> Response {
     switch.requests.fetch_add(1, Ordering::SeqCst);
+    if let Some(ConnectInfo(peer)) = request.extensions().get::<ConnectInfo<SocketAddr>>() {
+        switch.peers.lock().unwrap_or_else(|p| p.into_inner()).push(peer.ip());
+    }
     if switch.down.load(Ordering::SeqCst) {
         return (StatusCode::SERVICE_UNAVAILABLE, "mint down (test)").into_response();
     }

@@ -7,6 +7,7 @@ pub mod paid;
 pub mod provider;
 pub mod python_relay;
 pub mod relay;
+pub mod socks5;
 pub mod stub_relay;
 pub mod wire;
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use aiui_core::backends::chain::{Chain, Leg};
 use aiui_core::backends::routstr::{Routstr, RoutstrConfig};
 use aiui_core::budget::{BudgetStore, BudgetUpdate, Period};
-use aiui_core::net::guard::AddressPolicy;
+use aiui_core::net::guard::{AddressPolicy, Guard};
 use aiui_core::pay::discovery::{Discovery, DiscoveryConfig, ReviewMode};
 use aiui_core::pay::{Conservation, Payments, ReconcilePolicy, Wallet, WalletOptions};
 use aiui_core::secrets::Secrets;
@@ -67,6 +67,16 @@ pub fn test_routstr_config() -> RoutstrConfig {
 }
 
 /// Everything for a paid turn, with `allowance` sats allowed and the provider replaying `replies`.
+/// The wallet the paid tests use: unpaced, and allowed to reach the loopback test mints without listing them (the
+/// stand-in for a public mint, as `AllowPrivateForTests` is for the providers).
+pub fn test_wallet_options() -> WalletOptions {
+    WalletOptions {
+        pace_requests: false,
+        guard: Guard::new(AddressPolicy::AllowPrivateForTests),
+        ..WalletOptions::default()
+    }
+}
+
 pub async fn paid(allowance: u64, replies: Vec<Value>) -> Paid {
     paid_with(allowance, replies, |_| {}).await
 }
@@ -79,7 +89,7 @@ pub async fn paid_with(allowance: u64, replies: Vec<Value>, tweak: impl FnOnce(&
     provider.announce(&relay.url, &mint.url()).await;
 
     let wallet_dir = tempfile::tempdir().unwrap();
-    let wallet = Wallet::open_with(wallet_dir.path(), &Secrets::in_memory(), WalletOptions { pace_requests: false })
+    let wallet = Wallet::open_with(wallet_dir.path(), &Secrets::in_memory(), test_wallet_options())
         .await
         .expect("the wallet opens");
     let invoice = wallet.mint_invoice(&mint.url(), FUNDED).await.expect("an invoice");

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use aiui_core::pay::{PayError, Wallet};
+use aiui_core::pay::{PayError, Wallet, WalletOptions};
 use tauri::{Runtime, State, Webview};
 
 use super::{CommandError, require_trusted};
@@ -105,12 +105,17 @@ async fn open(shell: &Shell, create: bool) -> Result<Option<Arc<Wallet>>, Comman
         return Ok(None);
     }
     let secrets = shell.secrets.clone();
+    // The owner's Tor proxy carries mint traffic too, and the allowance's mints are the owner's own list.
+    let tor_socks = crate::config::ShellConfig::load(&dir).map(|f| f.routstr.tor_socks).unwrap_or_default();
+    let options =
+        WalletOptions { tor_socks, owner_mints: shell.budget().get().accepted_mints, ..WalletOptions::default() };
     // The seed is read from the keyring synchronously (a D-Bus round trip).
-    let wallet =
-        tokio::task::spawn_blocking(move || tokio::runtime::Handle::current().block_on(Wallet::open(&dir, &secrets)))
-            .await
-            .map_err(|e| CommandError::new("internal", e.to_string()))?
-            .map_err(|e| CommandError::new("wallet", format!("The wallet could not be opened: {e}")))?;
+    let wallet = tokio::task::spawn_blocking(move || {
+        tokio::runtime::Handle::current().block_on(Wallet::open_with(&dir, &secrets, options))
+    })
+    .await
+    .map_err(|e| CommandError::new("internal", e.to_string()))?
+    .map_err(|e| CommandError::new("wallet", format!("The wallet could not be opened: {e}")))?;
     let wallet = Arc::new(wallet);
     *slot = Some(wallet.clone());
     Ok(Some(wallet))

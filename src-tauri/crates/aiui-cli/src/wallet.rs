@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aiui_core::budget::BudgetStore;
-use aiui_core::pay::{Payments, Wallet};
+use aiui_core::pay::{Payments, Wallet, WalletOptions};
 use aiui_core::secrets::{SERVICE, Secrets};
 use anyhow::{Context, bail};
 
@@ -23,6 +23,9 @@ pub struct Args {
     /// The keyring service holding the seed (tests and separate profiles).
     #[arg(long, value_name = "NAME", env = "AIUI_KEYRING_SERVICE", default_value = SERVICE, hide = true, global = true)]
     pub keyring_service: String,
+    /// A Tor SOCKS5 proxy (e.g. 127.0.0.1:9050) for every request to a mint.
+    #[arg(long, value_name = "HOST:PORT", global = true)]
+    pub tor: Option<std::net::SocketAddr>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -51,8 +54,10 @@ pub enum Command {
 pub async fn run(args: Args) -> anyhow::Result<()> {
     let dir = crate::data_dir(args.data_dir)?;
     let secrets = Secrets::keyring_service(&args.keyring_service);
-    let wallet = Arc::new(Wallet::open(&dir, &secrets).await.context("opening the wallet")?);
     let budget = Arc::new(BudgetStore::open(&aiui_core::backends::registry::budget_path(&dir))?);
+    let options =
+        WalletOptions { tor_socks: args.tor, owner_mints: budget.get().accepted_mints, ..WalletOptions::default() };
+    let wallet = Arc::new(Wallet::open_with(&dir, &secrets, options).await.context("opening the wallet")?);
     let payments = Payments::new(wallet.clone(), budget);
     match args.command {
         Command::Balance => {

@@ -10,8 +10,9 @@ use super::ollama::{Ollama, OllamaConfig};
 use super::routstr::{Routstr, RoutstrConfig};
 use crate::budget::{BudgetError, BudgetStore};
 use crate::net::ClientBuildError;
+use crate::net::guard::Guard;
 use crate::pay::discovery::{Discovery, DiscoveryConfig};
-use crate::pay::{Payments, Wallet};
+use crate::pay::{Payments, Wallet, WalletOptions};
 use crate::secrets::Secrets;
 
 /// Where each leg is and how it behaves.
@@ -85,7 +86,15 @@ pub async fn build_chain(
     if budget.get().allowance_sats > 0 {
         let opened = match wallet.clone() {
             Some(existing) => Ok(existing),
-            None => open_wallet(data_dir, secrets.clone()).await,
+            None => {
+                let options = WalletOptions {
+                    tor_socks: settings.routstr.tor_socks,
+                    owner_mints: budget.get().accepted_mints,
+                    guard: Guard::new(settings.routstr.address_policy),
+                    ..WalletOptions::default()
+                };
+                open_wallet(data_dir, secrets.clone(), options).await
+            }
         };
         match opened {
             Ok(opened) => {
@@ -116,11 +125,13 @@ pub async fn build_chain(
 }
 
 /// Opens the wallet off the async threads: its seed is read from the keyring over D-Bus.
-async fn open_wallet(data_dir: &Path, secrets: Arc<Secrets>) -> Result<Arc<Wallet>, String> {
+async fn open_wallet(data_dir: &Path, secrets: Arc<Secrets>, options: WalletOptions) -> Result<Arc<Wallet>, String> {
     let dir = data_dir.to_owned();
-    tokio::task::spawn_blocking(move || tokio::runtime::Handle::current().block_on(Wallet::open(&dir, &secrets)))
-        .await
-        .map_err(|e| e.to_string())?
-        .map(Arc::new)
-        .map_err(|e| e.to_string())
+    tokio::task::spawn_blocking(move || {
+        tokio::runtime::Handle::current().block_on(Wallet::open_with(&dir, &secrets, options))
+    })
+    .await
+    .map_err(|e| e.to_string())?
+    .map(Arc::new)
+    .map_err(|e| e.to_string())
 }

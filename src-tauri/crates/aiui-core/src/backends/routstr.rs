@@ -21,7 +21,7 @@ use super::{BackendError, BackendId, ChatRequest, Turn};
 use crate::budget::{PaymentPolicy, stop_message};
 use crate::egress::Origin;
 use crate::faults;
-use crate::net::guard::AddressPolicy;
+use crate::net::guard::{AddressPolicy, Guard};
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
 use crate::pay::discovery::{Discovered, Discovery, DiscoveryReport, Refusal};
 use crate::pay::refund::RefundAnswer;
@@ -159,13 +159,14 @@ pub async fn discover_and_probe(
         connect_timeout: Duration::from_secs(10),
         request_timeout: Duration::from_secs(20),
     };
-    let http = net::client(&spec)?;
+    let guard = Guard::new(config.address_policy);
+    let http = net::guarded_client(&spec, &guard)?;
     let tor = match config.tor_socks {
         Some(proxy) => Some(net::client_via_socks(&spec, proxy)?),
         None => None,
     };
     let Discovered { announcements, mut report } = discovery.discover().await;
-    let cache = probe::ProbeCache::new(config.probe_ttl, config.address_policy);
+    let cache = probe::ProbeCache::new(config.probe_ttl, guard);
     let providers = cache.probe_all(&announcements, &http, tor.as_ref(), tor.is_some(), &mut report).await;
     discovery.record(report.clone());
     Ok(Listing { providers, report })
@@ -182,12 +183,15 @@ impl Routstr {
             connect_timeout: Duration::from_secs(10),
             request_timeout: config.request_timeout,
         };
-        let http = net::client(&spec)?;
+        // Provider endpoints come from Nostr events: names are resolved once, by the guard, for the check and the
+        // connection alike.
+        let guard = Guard::new(config.address_policy);
+        let http = net::guarded_client(&spec, &guard)?;
         let tor_http = match config.tor_socks {
             Some(proxy) => Some(net::client_via_socks(&spec, proxy)?),
             None => None,
         };
-        let probes = probe::ProbeCache::new(config.probe_ttl, config.address_policy);
+        let probes = probe::ProbeCache::new(config.probe_ttl, guard);
         Ok(Self { config, discovery, payments, http, tor_http, probes, chosen: Mutex::new(HashMap::new()) })
     }
 

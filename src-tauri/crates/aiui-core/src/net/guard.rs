@@ -2,7 +2,10 @@
 //! http(s) endpoint, so a hostile event cannot point AIUI's paid requests at the owner's LAN or a cloud metadata
 //! service.
 
+use std::future::Future;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::pin::Pin;
+use std::sync::Arc;
 
 use url::Url;
 
@@ -29,38 +32,119 @@ pub enum AddressPolicy {
     AllowPrivateForTests,
 }
 
-/// Checks an untrusted endpoint before anything is sent to it, resolving its name to see where it really goes.
-pub async fn check_endpoint(url: &Url, policy: AddressPolicy, tor: bool) -> Result<(), Refused> {
-    if !matches!(url.scheme(), "http" | "https") {
-        return Err(Refused::Scheme(url.scheme().to_owned()));
+/// The future a [`NameLookup`] returns.
+pub type Lookup<'a> = Pin<Box<dyn Future<Output = std::io::Result<Vec<IpAddr>>> + Send + 'a>>;
+
+/// Where the guard looks names up. It is the one place names are resolved for guarded clients, so a test can put
+/// a resolver here that answers differently on a second lookup (DNS rebinding) and see that nothing trusts it.
+pub trait NameLookup: Send + Sync + std::fmt::Debug {
+    fn lookup<'a>(&'a self, host: &'a str) -> Lookup<'a>;
+}
+
+/// The operating system's resolver.
+#[derive(Debug)]
+pub struct SystemLookup;
+
+impl NameLookup for SystemLookup {
+    fn lookup<'a>(&'a self, host: &'a str) -> Lookup<'a> {
+        Box::pin(async move { Ok(tokio::net::lookup_host((host, 0)).await?.map(|a| a.ip()).collect()) })
     }
-    let host = url.host_str().ok_or(Refused::NoHost)?.to_owned();
-    if host.ends_with(".onion") {
-        // Resolved by the Tor proxy, never by our DNS; what it reaches is not on our network.
-        return if tor { Ok(()) } else { Err(Refused::OnionWithoutTor) };
+}
+
+/// The SSRF guard with its resolver. A guarded client ([`super::guarded_client`]) resolves each name once through
+/// [`Guard::resolve`] and connects only to the addresses that were checked, so a name cannot pass the check and
+/// then resolve somewhere else for the connection.
+#[derive(Debug, Clone)]
+pub struct Guard {
+    policy: AddressPolicy,
+    lookup: Arc<dyn NameLookup>,
+}
+
+impl Guard {
+    pub fn new(policy: AddressPolicy) -> Self {
+        Self::with_lookup(policy, Arc::new(SystemLookup))
     }
-    if policy == AddressPolicy::AllowPrivateForTests {
-        return Ok(());
+
+    pub fn with_lookup(policy: AddressPolicy, lookup: Arc<dyn NameLookup>) -> Self {
+        Self { policy, lookup }
     }
-    let port = url.port_or_known_default().unwrap_or(443);
-    let ips: Vec<IpAddr> = match url.host() {
-        Some(url::Host::Ipv4(ip)) => vec![IpAddr::V4(ip)],
-        Some(url::Host::Ipv6(ip)) => vec![IpAddr::V6(ip)],
-        _ => tokio::net::lookup_host((host.as_str(), port))
-            .await
-            .map_err(|_| Refused::Unresolvable(host.clone()))?
-            .map(|a| a.ip())
-            .collect(),
-    };
-    if ips.is_empty() {
-        return Err(Refused::Unresolvable(host));
+
+    pub fn policy(&self) -> AddressPolicy {
+        self.policy
     }
-    for ip in ips {
-        if let Some(class) = non_public(ip) {
-            return Err(Refused::Private { host, ip, class });
+
+    /// Checks an untrusted endpoint before anything is sent to it, resolving its name to see where it goes. `tor`
+    /// says onion endpoints can be reached (through the proxy, never our DNS).
+    pub async fn check(&self, url: &Url, tor: bool) -> Result<(), Refused> {
+        match self.check_without_lookup(url, tor)? {
+            Some(host) => self.resolve(&host).await.map(drop),
+            None => Ok(()),
         }
     }
-    Ok(())
+
+    /// [`Guard::check`] for an endpoint that must be http or https (a provider's, a refund endpoint).
+    pub async fn check_http(&self, url: &Url, tor: bool) -> Result<(), Refused> {
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(Refused::Scheme(url.scheme().to_owned()));
+        }
+        self.check(url, tor).await
+    }
+
+    /// Everything that can be checked without DNS: scheme, host, onion, and a literal address. Returns the name
+    /// still to resolve, if any. A request through the SOCKS proxy stops here: the proxy resolves names
+    /// (`socks5h`), and a lookup of ours would tell the local resolver where the request goes.
+    pub fn check_without_lookup(&self, url: &Url, tor: bool) -> Result<Option<String>, Refused> {
+        if !matches!(url.scheme(), "http" | "https" | "ws" | "wss") {
+            return Err(Refused::Scheme(url.scheme().to_owned()));
+        }
+        let host = url.host_str().ok_or(Refused::NoHost)?.to_owned();
+        if host.ends_with(".onion") {
+            // Resolved by the Tor proxy, never by our DNS; what it reaches is not on our network.
+            return if tor { Ok(None) } else { Err(Refused::OnionWithoutTor) };
+        }
+        if self.policy == AddressPolicy::AllowPrivateForTests {
+            return Ok(None);
+        }
+        let literal = match url.host() {
+            Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip),
+            Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip),
+            _ if is_localhost(&host) => {
+                return Err(Refused::Private { host, ip: IpAddr::V4(Ipv4Addr::LOCALHOST), class: "loopback" });
+            }
+            _ => return Ok(Some(host)),
+        };
+        match non_public(literal) {
+            Some(class) => Err(Refused::Private { host, ip: literal, class }),
+            None => Ok(None),
+        }
+    }
+
+    /// Resolves `host` once and checks every address; all of them must be public, or none is used.
+    pub async fn resolve(&self, host: &str) -> Result<Vec<IpAddr>, Refused> {
+        let ips = self.lookup.lookup(host).await.map_err(|_| Refused::Unresolvable(host.to_owned()))?;
+        if ips.is_empty() {
+            return Err(Refused::Unresolvable(host.to_owned()));
+        }
+        if self.policy == AddressPolicy::PublicOnly {
+            for ip in &ips {
+                if let Some(class) = non_public(*ip) {
+                    return Err(Refused::Private { host: host.to_owned(), ip: *ip, class });
+                }
+            }
+        }
+        Ok(ips)
+    }
+}
+
+/// `localhost` and its subdomains (RFC 6761), with or without the final dot: this machine, whatever DNS says.
+fn is_localhost(host: &str) -> bool {
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    host == "localhost" || host.ends_with(".localhost")
+}
+
+/// Checks an untrusted http(s) endpoint with the system resolver (see [`Guard::check_http`]).
+pub async fn check_endpoint(url: &Url, policy: AddressPolicy, tor: bool) -> Result<(), Refused> {
+    Guard::new(policy).check_http(url, tor).await
 }
 
 /// The kind of non-public address `ip` is, if it is one.
@@ -167,5 +251,57 @@ mod tests {
         check("http://abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcd.onion/", false);
         check("https://8.8.8.8/", true);
         check("http://[2606:4700::1111]/", true);
+    }
+
+    #[test]
+    fn the_special_ranges_are_refused_at_their_edges() {
+        // 198.18.0.0/15 (benchmarking) and 240.0.0.0/4 (reserved), with the public neighbours on either side.
+        check("http://198.17.255.255/", true);
+        check("http://198.18.0.0/", false);
+        check("http://198.19.255.255/", false);
+        check("http://239.255.255.250/", false);
+        check("http://240.0.0.0/", false);
+        check("http://247.1.2.3/", false);
+        // NAT64 (64:ff9b::/96 and the local-use 64:ff9b:1::/48) and 6to4 (2002::/16) carry an IPv4 address a
+        // gateway will reach: refused whatever it embeds, a public one included.
+        check("http://[64:ff9b::]/", false);
+        check("http://[64:ff9b::808:808]/", false);
+        check("http://[64:ff9b::c0a8:101]/", false);
+        check("http://[64:ff9b:1:ffff::1]/", false);
+        check("http://[2002::1]/", false);
+        check("http://[2002:808:808::1]/", false);
+        check("http://[2002:c0a8:101::1]/", false);
+        check("http://[2003::1]/", true);
+        // Names that mean this machine are refused without asking any resolver.
+        check("http://localhost./", false);
+        check("http://api.localhost/", false);
+    }
+
+    /// A resolver answering the same addresses for every name (pure logic: what the guard does with an answer).
+    #[derive(Debug)]
+    struct Answer(Vec<IpAddr>);
+
+    impl NameLookup for Answer {
+        fn lookup<'a>(&'a self, _host: &'a str) -> Lookup<'a> {
+            let ips = self.0.clone();
+            Box::pin(async move { Ok(ips) })
+        }
+    }
+
+    #[test]
+    fn every_address_of_a_name_must_be_public() {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let url = Url::parse("https://provider.example/").unwrap();
+        let verdict = |ips: &[&str]| {
+            let answer = Answer(ips.iter().map(|ip| ip.parse().unwrap()).collect());
+            rt.block_on(Guard::with_lookup(AddressPolicy::PublicOnly, Arc::new(answer)).check(&url, false))
+        };
+        assert_eq!(verdict(&["8.8.8.8", "2606:4700::1111"]), Ok(()));
+        assert!(matches!(verdict(&["8.8.8.8", "10.0.0.7"]), Err(Refused::Private { class: "private", .. })));
+        assert!(matches!(
+            verdict(&["2606:4700::1111", "64:ff9b::a00:1"]),
+            Err(Refused::Private { class: "NAT64", .. })
+        ));
+        assert!(matches!(verdict(&[]), Err(Refused::Unresolvable(_))));
     }
 }

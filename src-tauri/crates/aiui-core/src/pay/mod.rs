@@ -13,6 +13,7 @@
 
 pub mod discovery;
 mod ledger;
+mod mint_transport;
 pub(crate) mod payments;
 pub mod refund;
 #[cfg(test)]
@@ -20,6 +21,7 @@ mod tests;
 mod wallet;
 
 pub use ledger::{LedgerEntry, PaymentState};
+pub use mint_transport::MAX_MINT_REPLY_BYTES;
 pub use payments::{NotPaid, PayTo, Payments, ReconcilePolicy, Settlement};
 pub use wallet::{Wallet, WalletOptions};
 

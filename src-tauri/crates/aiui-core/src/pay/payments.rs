@@ -88,6 +88,7 @@ pub struct Payments {
 
 impl Payments {
     pub fn new(wallet: Arc<Wallet>, budget: Arc<BudgetStore>) -> Self {
+        wallet.trust_owner_mints(&budget.get().accepted_mints);
         Self {
             wallet,
             budget,
@@ -197,6 +198,8 @@ impl Payments {
         to: &PayTo,
         reservation: &mut crate::budget::Reservation,
     ) -> Result<Payment, PayError> {
+        // The accepted mints are the owner's list, which may have changed since the wallet was opened.
+        self.wallet.trust_owner_mints(&policy.accepted_mints);
         let balances = self.wallet.balances().await?;
         let mint = candidates
             .iter()

@@ -9,7 +9,7 @@ use serde_json::Value;
 use url::Url;
 
 use crate::Secret;
-use crate::net::guard::{self, AddressPolicy};
+use crate::net::guard::{AddressPolicy, Guard};
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
 
 const MAX_REFUND_BYTES: usize = 64 * 1024;
@@ -27,24 +27,29 @@ pub enum RefundAnswer {
     Unreachable(String),
 }
 
-/// How to reach providers' refund endpoints: the one outbound door, the SSRF guard, and Tor for onions.
+/// How to reach providers' refund endpoints: the one outbound door, the SSRF guard (which also resolves the
+/// names the clearnet client connects to), and Tor for onions.
 #[derive(Debug)]
 pub struct RefundClient {
     clearnet: OutboundClient,
     tor: Option<OutboundClient>,
-    policy: AddressPolicy,
+    guard: Guard,
 }
 
 impl RefundClient {
     pub fn new(policy: AddressPolicy, tor_socks: Option<std::net::SocketAddr>) -> Result<Self, net::ClientBuildError> {
+        Self::with_guard(Guard::new(policy), tor_socks)
+    }
+
+    pub fn with_guard(guard: Guard, tor_socks: Option<std::net::SocketAddr>) -> Result<Self, net::ClientBuildError> {
         let spec = ClientSpec {
             tls: TlsPolicy::PublicRoots,
             connect_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
         };
-        let clearnet = net::client(&spec)?;
+        let clearnet = net::guarded_client(&spec, &guard)?;
         let tor = tor_socks.map(|proxy| net::client_via_socks(&spec, proxy)).transpose()?;
-        Ok(Self { clearnet, tor, policy })
+        Ok(Self { clearnet, tor, guard })
     }
 
     /// Asks `endpoint` (the provider's base URL, as recorded in the ledger) once for the refund of `token`.
@@ -53,7 +58,7 @@ impl RefundClient {
             return RefundAnswer::Unreachable(format!("{endpoint:?} is not a URL"));
         };
         let onion = base.host_str().is_some_and(|h| h.ends_with(".onion"));
-        if let Err(refused) = guard::check_endpoint(&base, self.policy, self.tor.is_some()).await {
+        if let Err(refused) = self.guard.check_http(&base, self.tor.is_some()).await {
             return RefundAnswer::Unreachable(format!("the endpoint is refused: {refused}"));
         }
         let client = match (onion, &self.tor) {
@@ -75,7 +80,7 @@ impl RefundClient {
         header.set_sensitive(true);
         let response = match client.http.post(url).header(crate::backends::routstr::CASHU_HEADER, header).send().await {
             Ok(response) => response,
-            Err(e) => return RefundAnswer::Unreachable(e.to_string()),
+            Err(e) => return RefundAnswer::Unreachable(net::describe(&e)),
         };
         let status = response.status().as_u16();
         match status {

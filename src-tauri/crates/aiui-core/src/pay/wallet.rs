@@ -9,12 +9,18 @@ use std::time::Duration;
 use cdk::amount::SplitTarget;
 use cdk::mint_url::MintUrl;
 use cdk::nuts::{CurrencyUnit, PaymentMethod, State, Token};
-use cdk::wallet::{ReceiveOptions, WalletRepository, WalletRepositoryBuilder};
+use cdk::wallet::BaseHttpClient as CdkHttpClient;
+use cdk::wallet::{
+    RateLimitConfig, RateLimiterManager, ReceiveOptions, WalletConfig, WalletRepository, WalletRepositoryBuilder,
+};
+use cdk_common::rate_limit::RateLimitedTransport;
 use zeroize::Zeroize;
 
 use super::ledger::Ledger;
+use super::mint_transport::{MAX_MINT_REPLY_BYTES, MintDoor, MintTransport};
 use super::{Invoice, PayError, TokenState, classify};
 use crate::Secret;
+use crate::net::guard::{AddressPolicy, Guard};
 use crate::secrets::{SecretName, Secrets};
 
 /// How the wallet talks to mints.
@@ -23,19 +29,39 @@ pub struct WalletOptions {
     /// Pace requests per mint host (cdk's default: a burst of 20, then 20 a minute), which keeps a wallet under
     /// nutshell's rate limits. Tests against a loopback mint turn it off.
     pub pace_requests: bool,
+    /// The owner's Tor SOCKS5 proxy: when set, every mint request goes through it.
+    pub tor_socks: Option<std::net::SocketAddr>,
+    /// The owner's own mints (the allowance's accepted mints), which may be on the LAN; every other mint must be
+    /// a public address. [`Wallet::trust_owner_mints`] adds more later.
+    pub owner_mints: Vec<String>,
+    /// The SSRF guard for the mints the owner did not list. Only tests allow private addresses.
+    pub guard: Guard,
+    /// The most a mint's answer may hold.
+    pub max_reply_bytes: usize,
 }
 
 impl Default for WalletOptions {
     fn default() -> Self {
-        Self { pace_requests: true }
+        Self {
+            pace_requests: true,
+            tor_socks: None,
+            owner_mints: Vec::new(),
+            guard: Guard::new(AddressPolicy::PublicOnly),
+            max_reply_bytes: MAX_MINT_REPLY_BYTES,
+        }
     }
 }
+
+/// cdk's mint client over AIUI's door, paced per mint host.
+type MintClient = CdkHttpClient<RateLimitedTransport<MintTransport>>;
 
 /// The wallet. Cheap to share behind an `Arc`; all methods take `&self`.
 pub struct Wallet {
     repo: WalletRepository,
     ledger: Ledger,
     data_dir: PathBuf,
+    door: Arc<MintDoor>,
+    pacing: RateLimiterManager,
 }
 
 impl std::fmt::Debug for Wallet {
@@ -61,17 +87,46 @@ impl Wallet {
         let mut seed = load_or_create_seed(secrets, existed)?;
         crate::paths::ensure_private_file(&db_path)
             .map_err(|e| PayError::Store(format!("{}: {e}", db_path.display())))?;
-        let localstore = cdk_sqlite::wallet::WalletSqliteDatabase::new(db_path.clone())
-            .await
-            .map_err(|e| PayError::Store(format!("{}: {e}", db_path.display())))?;
-        let mut builder = WalletRepositoryBuilder::new().localstore(Arc::new(localstore)).seed(seed);
+        let localstore = Arc::new(
+            cdk_sqlite::wallet::WalletSqliteDatabase::new(db_path.clone())
+                .await
+                .map_err(|e| PayError::Store(format!("{}: {e}", db_path.display())))?,
+        );
+        let mut builder = WalletRepositoryBuilder::new().localstore(localstore.clone()).seed(seed);
         seed.zeroize();
-        if !options.pace_requests {
-            builder = builder.with_rate_limiting_disabled();
-        }
+        // The repository's own limiter would pace only cdk's own client, which is not used.
+        builder = builder.with_rate_limiting_disabled();
+        let door = MintDoor::new(options.guard.clone(), options.tor_socks, options.max_reply_bytes)
+            .map_err(|e| PayError::Store(e.to_string()))?;
+        door.trust(&options.owner_mints);
+        let pacing = RateLimiterManager::new(RateLimitConfig::default(), Some(localstore));
+        pacing.set_enabled(options.pace_requests);
         let repo = builder.build().await.map_err(|e| PayError::Store(e.to_string()))?;
         let ledger = Ledger::open(&data_dir.join("ledger.sqlite3"))?;
-        Ok(Self { repo, ledger, data_dir: data_dir.to_owned() })
+        let wallet = Self { repo, ledger, data_dir: data_dir.to_owned(), door: Arc::new(door), pacing };
+        // The repository opened the stored mints' wallets with cdk's own HTTP client: give each one ours before
+        // anything talks to a mint.
+        for existing in wallet.repo.get_wallets().await {
+            let config = wallet.mint_config(&existing.mint_url);
+            wallet
+                .repo
+                .set_mint_config(existing.mint_url.clone(), existing.unit.clone(), config)
+                .await
+                .map_err(|e| PayError::Store(e.to_string()))?;
+        }
+        Ok(wallet)
+    }
+
+    /// cdk's settings for one mint's wallet: its requests go through AIUI's door.
+    fn mint_config(&self, mint_url: &MintUrl) -> WalletConfig {
+        let transport = RateLimitedTransport::with_manager(MintTransport(self.door.clone()), self.pacing.clone());
+        let client: MintClient = CdkHttpClient::with_transport(mint_url.clone(), transport, None);
+        WalletConfig::new().with_mint_connector(Arc::new(client))
+    }
+
+    /// Marks mints as the owner's own (from the allowance settings): they may be on the LAN or loopback.
+    pub fn trust_owner_mints(&self, mints: &[String]) {
+        self.door.trust(mints);
     }
 
     pub fn data_dir(&self) -> &Path {
@@ -85,7 +140,8 @@ impl Wallet {
     /// The cdk wallet for one mint (sat unit), created on first use without a network call.
     pub(crate) async fn mint_wallet(&self, mint: &str) -> Result<cdk::Wallet, PayError> {
         let url = MintUrl::from_str(mint).map_err(|e| PayError::InvalidMint(format!("{mint}: {e}")))?;
-        self.repo.get_or_create_wallet(url, CurrencyUnit::Sat, None).await.map_err(|e| classify(mint, e))
+        let config = self.mint_config(&url);
+        self.repo.get_or_create_wallet(url, CurrencyUnit::Sat, Some(config)).await.map_err(|e| classify(mint, e))
     }
 
     pub(crate) async fn cdk_wallets(&self) -> Vec<cdk::Wallet> {

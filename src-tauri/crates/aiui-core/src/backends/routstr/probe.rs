@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use url::Url;
 
-use crate::net::guard::{self, AddressPolicy};
+use crate::net::guard::Guard;
 use crate::net::{self, OutboundClient};
 use crate::pay::discovery::{Announcement, DiscoveryReport, Refusal};
 
@@ -150,7 +150,8 @@ type ProbeResult = Result<ProbedProvider, Refusal>;
 /// Probe results per provider key, with their age, and what paying each provider taught.
 pub(super) struct ProbeCache {
     ttl: Duration,
-    policy: AddressPolicy,
+    /// Checks each endpoint; the clearnet client that probes and pays resolves names through the same guard.
+    guard: Guard,
     entries: Mutex<HashMap<String, (Instant, ProbeResult)>>,
     /// Providers that asked for more than their advertisement allows: skipped until the entry is this old.
     broken: Mutex<HashMap<String, Instant>>,
@@ -164,10 +165,10 @@ fn key_of(provider: &ProbedProvider) -> String {
 }
 
 impl ProbeCache {
-    pub(super) fn new(ttl: Duration, policy: AddressPolicy) -> Self {
+    pub(super) fn new(ttl: Duration, guard: Guard) -> Self {
         Self {
             ttl,
-            policy,
+            guard,
             entries: Mutex::new(HashMap::new()),
             broken: Mutex::new(HashMap::new()),
             learned: Mutex::new(HashMap::new()),
@@ -252,7 +253,7 @@ impl ProbeCache {
         let mut usable = Vec::new();
         let mut refused = Vec::new();
         for endpoint in &a.endpoints {
-            match guard::check_endpoint(endpoint, self.policy, tor_up).await {
+            match self.guard.check_http(endpoint, tor_up).await {
                 Ok(()) => usable.push(endpoint.clone()),
                 Err(why) => {
                     tracing::info!(provider = %a.pubkey, endpoint = %endpoint, %why, "endpoint refused");
@@ -306,7 +307,7 @@ async fn get_json<T: serde::de::DeserializeOwned>(
     path: &str,
 ) -> Result<T, String> {
     let url = base.join(path).map_err(|e| e.to_string())?;
-    let response = client.http.get(url).send().await.map_err(|e| format!("{path}: {e}"))?;
+    let response = client.http.get(url).send().await.map_err(|e| format!("{path}: {}", net::describe(&e)))?;
     if !response.status().is_success() {
         return Err(format!("{path} answered HTTP {}", response.status()));
     }
