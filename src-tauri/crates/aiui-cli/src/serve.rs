@@ -55,6 +55,7 @@ pub struct ServeArgs {
 }
 
 #[derive(Debug, clap::Subcommand)]
+#[allow(clippy::enum_variant_names, reason = "they are the subcommands set-password, set-approval-password, …")]
 pub enum Action {
     /// Set the LAN passphrase LAN users sign in with (read from the terminal, or one line on stdin).
     SetPassword(SetArgs),
