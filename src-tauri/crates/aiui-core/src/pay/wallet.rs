@@ -105,8 +105,10 @@ impl Wallet {
         let ledger = Ledger::open(&data_dir.join("ledger.sqlite3"))?;
         let wallet = Self { repo, ledger, data_dir: data_dir.to_owned(), door: Arc::new(door), pacing };
         // The repository opened the stored mints' wallets with cdk's own HTTP client: give each one ours before
-        // anything talks to a mint.
+        // anything talks to a mint. A stored mint is one the owner funded or received at (a provider's change
+        // from any other mint is set aside, never received), so it counts as the owner's own.
         for existing in wallet.repo.get_wallets().await {
+            wallet.door.trust(&[existing.mint_url.to_string()]);
             let config = wallet.mint_config(&existing.mint_url);
             wallet
                 .repo
