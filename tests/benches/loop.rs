@@ -12,7 +12,7 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use aiui_core::agent::TurnOutcome;
+use aiui_core::agent::{HISTORY_WINDOW, TurnOutcome};
 use aiui_core::backends::chain::{Chain, TurnContext};
 use aiui_core::backends::{ChatRequest, Message};
 use aiui_core::budget::PaymentPolicy;
@@ -118,7 +118,10 @@ async fn overhead() {
 async fn fallthrough() {
     const ROUNDS: usize = 50;
     println!("fallthrough past a dead local leg to Claude ({ROUNDS} warm turns each)");
-    println!("{:<28} {:>10} {:>14} {:>14} {:>16}", "local leg", "cold ms", "warm p50 ms", "warm p99 ms", "warm extra ms");
+    println!(
+        "{:<28} {:>10} {:>14} {:>14} {:>16}",
+        "local leg", "cold ms", "warm p50 ms", "warm p99 ms", "warm extra ms"
+    );
     let server = claude_server(ROUNDS + 1).await;
     let (cold, warm, _h) = turns(Chain::new(vec![claude_leg(&server.url, Some(API_KEY))]), ROUNDS).await;
     let none = stats(warm);
@@ -187,7 +190,8 @@ async fn history(messages: usize, rounds: usize) -> Stats {
     let h = harness_with(Chain::new(vec![claude_leg(&server.url, Some(API_KEY))]), Duration::from_secs(30)).await;
     for i in 0..messages / 2 {
         let user = Message::User { text: format!("Question {i}: how is lnd doing today?") };
-        let reply = Message::Assistant { text: format!("Answer {i}: lnd is running, 12 channels open."), tool_calls: vec![] };
+        let reply =
+            Message::Assistant { text: format!("Answer {i}: lnd is running, 12 channels open."), tool_calls: vec![] };
         h.agent.store.append_message(&h.conversation, &user, None).expect("stored");
         h.agent.store.append_message(&h.conversation, &reply, None).expect("stored");
     }
@@ -195,6 +199,23 @@ async fn history(messages: usize, rounds: usize) -> Stats {
     for _ in 0..rounds {
         times.push(answered(&h, "Is everything running?").await);
     }
+    // What loading the history costs the two ways: the whole conversation (before the window) and the window.
+    let (mut whole, mut window) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let start = Instant::now();
+        let all = h.agent.store.load(&h.conversation).expect("loaded").messages();
+        whole.push(start.elapsed());
+        let start = Instant::now();
+        let recent = h.agent.store.recent_messages(&h.conversation, HISTORY_WINDOW).expect("loaded");
+        window.push(start.elapsed());
+        assert!(recent.len() <= HISTORY_WINDOW && recent.len() <= all.len());
+    }
+    let (whole, window) = (stats(whole), stats(window));
+    println!(
+        "  ({messages} messages: loading all of them {:.2} ms p50, the last {HISTORY_WINDOW} {:.2} ms p50)",
+        ms(whole.p50),
+        ms(window.p50)
+    );
     stats(times)
 }
 
@@ -207,19 +228,25 @@ async fn store() {
     println!("{:<40} {:>10} {:>10}", "", "p50 ms", "p99 ms");
     println!("{:<40} {:>10.2} {:>10.2}", "10 earlier messages", ms(small.p50), ms(small.p99));
     println!("{:<40} {:>10.2} {:>10.2}", "10 000 earlier messages", ms(large.p50), ms(large.p99));
-    println!(
-        "{:<40} {:>9.2}x   goal <= 2x: {}",
-        "ratio",
-        ratio,
-        if ratio <= 2.0 { "met" } else { "MISSED" }
-    );
+    println!("{:<40} {:>9.2}x   goal <= 2x: {}", "ratio", ratio, if ratio <= 2.0 { "met" } else { "MISSED" });
     println!();
 }
 
+/// `cargo bench -p aiui-tests --bench loop -- store paid` runs only the sections named; none named runs all.
 #[tokio::main]
 async fn main() {
-    overhead().await;
-    fallthrough().await;
-    paid_turns().await;
-    store().await;
+    let named: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let wanted = |section: &str| named.is_empty() || named.iter().any(|n| n == section);
+    if wanted("overhead") {
+        overhead().await;
+    }
+    if wanted("fallthrough") {
+        fallthrough().await;
+    }
+    if wanted("paid") {
+        paid_turns().await;
+    }
+    if wanted("store") {
+        store().await;
+    }
 }

@@ -109,7 +109,11 @@ fn validation_row(registry: &Registry, name: &str, tool: &str, arguments: Value)
         let _ = std::hint::black_box(registry.validate(tool, &arguments, &grants));
     }
     let per_call = start.elapsed() / rounds;
-    println!("{name:<34} {:>10.2} us/call {:>12.0} calls/s", per_call.as_secs_f64() * 1e6, 1.0 / per_call.as_secs_f64());
+    println!(
+        "{name:<34} {:>10.2} us/call {:>12.0} calls/s",
+        per_call.as_secs_f64() * 1e6,
+        1.0 / per_call.as_secs_f64()
+    );
 }
 
 /// `threads` threads, each with its own store on the one file when `stores_per_file` is per thread (as separate
