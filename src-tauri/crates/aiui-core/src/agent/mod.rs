@@ -25,6 +25,10 @@ use crate::tools::{self, Grants, Registry, ToolError, ValidatedCall, summary};
 
 /// The hard cap on model steps per turn.
 pub const MAX_STEPS: usize = 8;
+/// How many of a conversation's last messages a turn replays to a backend (from an owner message on). The whole
+/// conversation stays in the store and in the shells; replaying all of it would make a turn cost, and a paid leg
+/// charge, as much as the conversation is long, and would overflow any model's context long before that.
+pub const HISTORY_WINDOW: usize = 200;
 
 /// The tool result a denied or expired action returns to the model. Fixed text: the model must stop, not look for
 /// another way to the same change.
@@ -175,7 +179,7 @@ impl Agent {
             emit(events, Event::Notice { text: text.clone() });
         }
         let context = TurnContext { policy, node: Some(self.node.clone()) };
-        let mut history = self.store.load(conversation)?.messages();
+        let mut history = self.store.recent_messages(conversation, HISTORY_WINDOW)?;
         let user = Message::User { text: text.to_owned() };
         history.push(user.clone());
         // The owner's message is stored once a leg accepted it (or the local leg will see it unscreened): a

@@ -295,6 +295,49 @@ impl Store {
         })
     }
 
+    /// The last messages of a conversation, at most `limit`, in order, starting at an owner message so no tool
+    /// result is sent without the call it answers. What a turn replays to a backend: reading the whole
+    /// conversation would make every turn cost as much as the conversation is long. Unreadable rows are skipped
+    /// as in [`Store::load`].
+    pub fn recent_messages(&self, id: &ConversationId, limit: usize) -> Result<Vec<Message>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.with_conn(|conn| {
+            let tx = conn.transaction()?;
+            let found: Option<i64> =
+                tx.query_row("SELECT 1 FROM conversations WHERE id = ?1", [&id.0], |row| row.get(0)).optional()?;
+            if found.is_none() {
+                return Err(StoreError::NotFound(id.clone()).into());
+            }
+            let mut messages = Vec::new();
+            {
+                // Newest first over the primary key (conversation_id, seq): the cost is the window, not the
+                // conversation.
+                let mut stmt = tx.prepare(
+                    "SELECT seq, at_ms, kind, backend_json, body_json FROM entries
+                     WHERE conversation_id = ?1 AND kind = ?2 ORDER BY seq DESC LIMIT ?3",
+                )?;
+                let mut rows = stmt.query(params![id.0, KIND_MESSAGE, limit])?;
+                while let Some(row) = rows.next()? {
+                    match decode_entry(id, row) {
+                        Ok(Entry { kind: EntryKind::Message { message, .. }, .. }) => messages.push(message),
+                        Ok(_) => {}
+                        Err(reason) => tracing::warn!(
+                            conversation = %id,
+                            seq = row.get::<_, i64>(0).ok(),
+                            %reason,
+                            "skipped a stored entry this version cannot read"
+                        ),
+                    }
+                }
+            }
+            tx.commit()?;
+            messages.reverse();
+            let start = messages.iter().position(|m| matches!(m, Message::User { .. })).unwrap_or(messages.len());
+            messages.drain(..start);
+            Ok(messages)
+        })
+    }
+
     /// Renames a conversation. Does not move it in the list: only appends do.
     pub fn rename(&self, id: &ConversationId, title: &str) -> Result<(), StoreError> {
         self.with_conn(|conn| {

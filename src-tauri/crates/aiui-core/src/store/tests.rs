@@ -382,3 +382,33 @@ fn a_newer_schema_is_refused() {
         other => panic!("expected TooNew, got {other:?}"),
     }
 }
+
+#[test]
+fn recent_messages_are_the_tail_from_an_owner_message_without_notices_or_surfaces() {
+    let store = ticking_store();
+    let id = store.create_conversation("long").unwrap();
+    for i in 0..50 {
+        store.append_message(&id, &user(&format!("q{i}")), None).unwrap();
+        let call = ToolCall { id: format!("c{i}"), name: "package_list".into(), arguments: Ok(json!({})) };
+        store
+            .append_message(&id, &Message::Assistant { text: String::new(), tool_calls: vec![call] }, Some(&local()))
+            .unwrap();
+        store.append_notice(&id, "a notice").unwrap();
+        store.append_surface(&id, Some(&format!("c{i}")), &json!({"kind": "apps"})).unwrap();
+        let result = Message::ToolResult {
+            call_id: format!("c{i}"),
+            name: "package_list".into(),
+            content: "[]".into(),
+            is_error: false,
+        };
+        store.append_message(&id, &result, None).unwrap();
+    }
+    let all = store.load(&id).unwrap().messages();
+    assert_eq!(store.recent_messages(&id, 1000).unwrap(), all, "a window larger than the conversation is all of it");
+    // 7 messages end in the middle of exchange 47: the window starts at the next owner message instead.
+    let tail = store.recent_messages(&id, 7).unwrap();
+    assert_eq!(tail, all[all.len() - 6..], "whole exchanges only: {tail:?}");
+    assert_eq!(tail[0], user("q48"));
+    assert!(store.recent_messages(&id, 0).unwrap().is_empty());
+    assert!(matches!(store.recent_messages(&ConversationId::random(), 5), Err(StoreError::NotFound(_))));
+}

@@ -1,0 +1,252 @@
+//! Bench: what the loop itself costs, each figure beside its baseline from the same run. Prints a table.
+//!
+//! Run: `cargo bench -p aiui-tests --bench loop` (or `scripts/bench`). Every part is real and in-process: the
+//! devnode, loopback wire servers in the exact Anthropic format, the cdk mint, the Nostr relay and the Routstr
+//! provider from `tests/support`. Read the ratios; absolute times on a shared machine are noise-prone.
+
+#![allow(clippy::print_stdout)] // A bench's table is its output.
+
+#[path = "../support/mod.rs"]
+#[allow(dead_code, unused_imports)]
+mod support;
+
+use std::time::{Duration, Instant};
+
+use aiui_core::agent::{HISTORY_WINDOW, TurnOutcome};
+use aiui_core::backends::chain::{Chain, TurnContext};
+use aiui_core::backends::{ChatRequest, Message};
+use aiui_core::budget::PaymentPolicy;
+use aiui_core::tools::{Grants, Registry};
+use serde_json::{Value, json};
+
+use support::assistant::{API_KEY, Harness, claude_leg, harness_with, ollama_leg};
+use support::paid::{openai, paid};
+use support::wire;
+
+fn claude_text(text: &str) -> Value {
+    json!({"id": "msg_bench", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929",
+        "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
+        "usage": {"input_tokens": 10, "output_tokens": 3}})
+}
+
+/// A Claude wire server that answers `n` times with a short text.
+async fn claude_server(n: usize) -> wire::WireServer {
+    wire::anthropic_replies((0..n).map(|_| (200, claude_text("All apps are running."))).collect()).await
+}
+
+struct Stats {
+    p50: Duration,
+    p99: Duration,
+}
+
+fn stats(mut times: Vec<Duration>) -> Stats {
+    times.sort();
+    let n = times.len();
+    Stats { p50: times[n / 2], p99: times[(n * 99 / 100).min(n - 1)] }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+async fn answered(h: &Harness, text: &str) -> Duration {
+    let start = Instant::now();
+    let (_, outcome) = h.turn(text, None).await;
+    let took = start.elapsed();
+    assert!(matches!(outcome, TurnOutcome::Answered { .. }), "the turn was answered: {outcome:?}");
+    took
+}
+
+/// Times `rounds` turns of a fresh harness on `chain`; returns the first (cold) turn and the rest.
+async fn turns(chain: Chain, rounds: usize) -> (Duration, Vec<Duration>, Harness) {
+    let h = harness_with(chain, Duration::from_secs(30)).await;
+    let cold = answered(&h, "Is everything running?").await;
+    let mut warm = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        warm.push(answered(&h, "Is everything running?").await);
+    }
+    (cold, warm, h)
+}
+
+/// The backend call alone: the Claude leg's send over loopback (body built once), as the loop makes it.
+async fn backend_alone(rounds: usize) -> Vec<Duration> {
+    let server = claude_server(rounds + 1).await;
+    let leg = claude_leg(&server.url, Some(API_KEY));
+    let context = TurnContext { policy: PaymentPolicy::nothing(), node: None };
+    let request = ChatRequest {
+        system: String::new(),
+        messages: vec![Message::User { text: "Is everything running?".into() }],
+        tools: Registry::node_tools().defs(&Grants::default()),
+        max_tokens: 1024,
+    };
+    let id = leg.check(&request, &context).await.expect("the Claude leg is usable");
+    let body = leg.request_body(&id, &request);
+    leg.send(&id, body.clone(), &context).await.expect("a warm-up answer");
+    let mut times = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let body = body.clone();
+        let start = Instant::now();
+        leg.send(&id, body, &context).await.expect("an answer");
+        times.push(start.elapsed());
+    }
+    times
+}
+
+async fn overhead() {
+    const ROUNDS: usize = 300;
+    let backend = stats(backend_alone(ROUNDS).await);
+    let server = claude_server(ROUNDS + 1).await;
+    let (_, warm, _h) = turns(Chain::new(vec![claude_leg(&server.url, Some(API_KEY))]), ROUNDS).await;
+    let turn = stats(warm);
+    println!("loop overhead per turn ({ROUNDS} turns; Claude leg on a loopback wire server, so screening runs)");
+    println!("{:<40} {:>10} {:>10}", "", "p50 ms", "p99 ms");
+    println!("{:<40} {:>10.3} {:>10.3}", "backend call alone (send over loopback)", ms(backend.p50), ms(backend.p99));
+    println!("{:<40} {:>10.3} {:>10.3}", "whole turn", ms(turn.p50), ms(turn.p99));
+    let (o50, o99) = (turn.p50.saturating_sub(backend.p50), turn.p99.saturating_sub(backend.p99));
+    let verdict = |ok: bool| if ok { "met" } else { "MISSED" };
+    println!(
+        "{:<40} {:>10.3} {:>10.3}   goal <= 1 / <= 5 ms: {} / {}",
+        "overhead (turn - backend)",
+        ms(o50),
+        ms(o99),
+        verdict(o50 <= Duration::from_millis(1)),
+        verdict(o99 <= Duration::from_millis(5))
+    );
+    println!();
+}
+
+async fn fallthrough() {
+    const ROUNDS: usize = 50;
+    println!("fallthrough past a dead local leg to Claude ({ROUNDS} warm turns each)");
+    println!(
+        "{:<28} {:>10} {:>14} {:>14} {:>16}",
+        "local leg", "cold ms", "warm p50 ms", "warm p99 ms", "warm extra ms"
+    );
+    let server = claude_server(ROUNDS + 1).await;
+    let (cold, warm, _h) = turns(Chain::new(vec![claude_leg(&server.url, Some(API_KEY))]), ROUNDS).await;
+    let none = stats(warm);
+    println!("{:<28} {:>10.2} {:>14.3} {:>14.3} {:>16}", "none", ms(cold), ms(none.p50), ms(none.p99), "-");
+    let (hole, _) = wire::black_hole().await;
+    for (name, url) in [("refused", wire::refused()), ("hung (accepts, silent)", hole)] {
+        let server = claude_server(ROUNDS + 1).await;
+        let chain = Chain::new(vec![ollama_leg(&url), claude_leg(&server.url, Some(API_KEY))]);
+        let (cold, warm, _h) = turns(chain, ROUNDS).await;
+        let warm = stats(warm);
+        let extra = warm.p50.saturating_sub(none.p50);
+        let met = if extra <= Duration::from_millis(5) { "met" } else { "MISSED" };
+        println!(
+            "{name:<28} {:>10.2} {:>14.3} {:>14.3} {:>10.3} (goal <= 5: {met})",
+            ms(cold),
+            ms(warm.p50),
+            ms(warm.p99),
+            ms(extra)
+        );
+    }
+    println!();
+}
+
+/// Discovery and payment on the Routstr leg: relay REQs counted at the relay, requests counted at the mint.
+async fn paid_turns() {
+    const ROUNDS: usize = 10;
+    let replies = (0..=ROUNDS).map(|_| openai("answer_plain.json")).collect();
+    let p = paid(100_000, replies).await;
+    let (relay0, mint0) = (p.relay.queries(), p.mint.requests());
+    let cold = answered(&p.h, "Is everything running?").await;
+    let (relay1, mint1) = (p.relay.queries(), p.mint.requests());
+    let mut warm = Vec::with_capacity(ROUNDS);
+    for _ in 0..ROUNDS {
+        warm.push(answered(&p.h, "Is everything running?").await);
+    }
+    let (relay2, mint2) = (p.relay.queries(), p.mint.requests());
+    p.assert_ceiling_and_conservation().await;
+    let warm = stats(warm);
+
+    let server = claude_server(ROUNDS + 1).await;
+    let (_, unpaid, _h) = turns(Chain::new(vec![claude_leg(&server.url, Some(API_KEY))]), ROUNDS).await;
+    let unpaid = stats(unpaid);
+
+    let relay_warm = relay2 - relay1;
+    let mint_warm = (mint2 - mint1) as f64 / ROUNDS as f64;
+    println!("the paid (Routstr) leg: cold = first turn (discovery, probe), warm = the next {ROUNDS}");
+    println!("{:<40} {:>10} {:>14} {:>16}", "", "p50 ms", "relay REQs", "mint requests");
+    println!("{:<40} {:>10.2} {:>14} {:>16}", "cold paid turn", ms(cold), relay1 - relay0, mint1 - mint0);
+    println!(
+        "{:<40} {:>10.2} {:>14} {:>16.1}   goal 0 REQs: {}; <= 2 mint/request: {}",
+        "warm paid turn (per turn)",
+        ms(warm.p50),
+        relay_warm,
+        mint_warm,
+        if relay_warm == 0 { "met" } else { "MISSED" },
+        if mint_warm <= 2.0 { "met" } else { "MISSED" }
+    );
+    println!("{:<40} {:>10.2} {:>14} {:>16}", "unpaid turn (Claude leg), baseline", ms(unpaid.p50), "-", "-");
+    println!("{:<40} {:>9.1}x", "paid / unpaid", warm.p50.as_secs_f64() / unpaid.p50.as_secs_f64());
+    println!();
+}
+
+/// A turn at the end of a conversation of `messages` earlier messages.
+async fn history(messages: usize, rounds: usize) -> Stats {
+    let server = claude_server(rounds + 1).await;
+    let h = harness_with(Chain::new(vec![claude_leg(&server.url, Some(API_KEY))]), Duration::from_secs(30)).await;
+    for i in 0..messages / 2 {
+        let user = Message::User { text: format!("Question {i}: how is lnd doing today?") };
+        let reply =
+            Message::Assistant { text: format!("Answer {i}: lnd is running, 12 channels open."), tool_calls: vec![] };
+        h.agent.store.append_message(&h.conversation, &user, None).expect("stored");
+        h.agent.store.append_message(&h.conversation, &reply, None).expect("stored");
+    }
+    let mut times = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        times.push(answered(&h, "Is everything running?").await);
+    }
+    // What loading the history costs the two ways: the whole conversation (before the window) and the window.
+    let (mut whole, mut window) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let start = Instant::now();
+        let all = h.agent.store.load(&h.conversation).expect("loaded").messages();
+        whole.push(start.elapsed());
+        let start = Instant::now();
+        let recent = h.agent.store.recent_messages(&h.conversation, HISTORY_WINDOW).expect("loaded");
+        window.push(start.elapsed());
+        assert!(recent.len() <= HISTORY_WINDOW && recent.len() <= all.len());
+    }
+    let (whole, window) = (stats(whole), stats(window));
+    println!(
+        "  ({messages} messages: loading all of them {:.2} ms p50, the last {HISTORY_WINDOW} {:.2} ms p50)",
+        ms(whole.p50),
+        ms(window.p50)
+    );
+    stats(times)
+}
+
+async fn store() {
+    const ROUNDS: usize = 20;
+    let small = history(10, ROUNDS).await;
+    let large = history(10_000, ROUNDS).await;
+    let ratio = large.p50.as_secs_f64() / small.p50.as_secs_f64();
+    println!("a turn by conversation length ({ROUNDS} turns each)");
+    println!("{:<40} {:>10} {:>10}", "", "p50 ms", "p99 ms");
+    println!("{:<40} {:>10.2} {:>10.2}", "10 earlier messages", ms(small.p50), ms(small.p99));
+    println!("{:<40} {:>10.2} {:>10.2}", "10 000 earlier messages", ms(large.p50), ms(large.p99));
+    println!("{:<40} {:>9.2}x   goal <= 2x: {}", "ratio", ratio, if ratio <= 2.0 { "met" } else { "MISSED" });
+    println!();
+}
+
+/// `cargo bench -p aiui-tests --bench loop -- store paid` runs only the sections named; none named runs all.
+#[tokio::main]
+async fn main() {
+    let named: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let wanted = |section: &str| named.is_empty() || named.iter().any(|n| n == section);
+    if wanted("overhead") {
+        overhead().await;
+    }
+    if wanted("fallthrough") {
+        fallthrough().await;
+    }
+    if wanted("paid") {
+        paid_turns().await;
+    }
+    if wanted("store") {
+        store().await;
+    }
+}
