@@ -81,7 +81,8 @@ async fn main() {
     assert!(model.score("restart lnd").await.is_ok());
     times.sort();
     println!(
-        "built-in leg (SmolLM2-135M, {} threads max)",
+        "built-in leg (SmolLM2-135M, {} scoring thread(s) of {} cores; AIUI_MODEL_THREADS sets it)",
+        aiui_llama::default_threads(),
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
     println!("  model load (file → prefix of {} tokens cached): {:>8.1?}", report.prefix_tokens, report.load);
