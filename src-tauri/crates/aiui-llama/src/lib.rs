@@ -55,8 +55,9 @@ struct Worker {
 /// How many threads score: `AIUI_MODEL_THREADS` if set (1–16), else all cores but one, at most 4.
 ///
 /// The node's own services (bitcoind, electrs, lnd) share the machine, and llama.cpp's OpenMP workers spin while
-/// they wait for each other: on a busy 2-core node two spinning threads were several times slower, and burnt
-/// several times the CPU, than one. So one core is always left to the node.
+/// they wait for each other. On a busy 2-core machine two threads were no faster than one at the median and
+/// nearly twice as slow at p99 (`--bench builtin` at load 4: p50 2.0 s both, p99 5.2 s vs 2.8 s), and at load 12
+/// about three times slower with three times the CPU burnt. So one core is always left to the node.
 pub fn default_threads() -> i32 {
     let configured = std::env::var("AIUI_MODEL_THREADS").ok().and_then(|v| v.trim().parse::<i32>().ok());
     match configured {
