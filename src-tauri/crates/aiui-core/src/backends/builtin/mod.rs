@@ -91,8 +91,13 @@ pub fn decide(request: &str, model: &[f32], lexical: bool, packages: &[Package])
     let (best, best_score) = ranked[0];
     let (second, second_score) = ranked[1];
     let apps = apps::resolve(request, packages);
-    // "Is LND running?" asks about one app, not for the list: the app named decides between the two.
-    let best = if best == Intent::ListApps && apps.len() == 1 { Intent::Status } else { best };
+    // "Is LND running?" asks about one app, not for the list; "which services are up?" names none, so it asks
+    // for the list: the apps named decide between the two.
+    let best = match best {
+        Intent::ListApps if apps.len() == 1 => Intent::Status,
+        Intent::Status if apps.is_empty() => Intent::ListApps,
+        other => other,
+    };
     // Nothing in the request names an app or an intent's words: outside what this leg does (with evidence on).
     let no_cue = evidence.iter().zip(Intent::ALL).all(|(e, i)| i == Intent::Other || *e == 0.0);
     if best == Intent::Other || (lexical && no_cue && apps.is_empty()) {
@@ -113,7 +118,7 @@ pub fn decide(request: &str, model: &[f32], lexical: bool, packages: &[Package])
                 };
             }
             [one] => {
-                if best_score - second_score < ASK_MARGIN && second != Intent::Other {
+                if best_score - second_score < ASK_MARGIN && second != Intent::Other && second != best {
                     let choices = vec![best.describe(&label(one)), second.describe(&label(one))];
                     return Decision::Ask { question: format!("Did you mean: {}?", choices.join(", or ")), choices };
                 }
@@ -125,7 +130,7 @@ pub fn decide(request: &str, model: &[f32], lexical: bool, packages: &[Package])
             }
         }
     }
-    if best_score - second_score < ASK_MARGIN && second != Intent::Other {
+    if best_score - second_score < ASK_MARGIN && second != Intent::Other && second != best {
         let app = apps.first().map(label).unwrap_or_else(|| "an app".into());
         let choices = vec![best.describe(&app), second.describe(&app)];
         return Decision::Ask { question: format!("Did you mean: {}?", choices.join(", or ")), choices };
