@@ -227,7 +227,7 @@ try {
   await ask('what is running?');
   await until('the package answer', () => run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].some((m) => m.textContent.includes('Five apps are running'));`)));
   check(await run(wrap(`return [...document.querySelectorAll('#messages .card')].some((m) => /LND/i.test(m.textContent) && m.textContent.includes('running'));`)), 'the package list is drawn as a card');
-  await until('the turn to end', () => run(wrap(`return !document.getElementById('send').disabled;`)));
+  await until('the turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') !== 'true';`)));
   await ask('restart lnd');
   const waiting = await until('"waiting for approval"', () => run(wrap(`const p = document.getElementById('pending');
     return p.hidden ? null : p.textContent.replace(/\\s+/g, ' ').trim();`)));
@@ -249,10 +249,10 @@ try {
   await click('#login-submit');
   const shown = await until('the confirmation on the trusted origin', () => run(wrap(`
     if (document.getElementById('confirm').hidden) return null;
-    return { summary: document.getElementById('c-summary').textContent, approveDisabled: document.getElementById('approve').disabled,
+    return { summary: document.getElementById('c-summary').textContent, approveDisabled: document.getElementById('approve').getAttribute('aria-disabled') === 'true',
       denyFocused: document.activeElement === document.getElementById('deny'), field: !!document.getElementById('approval-secret') };`)), 20000, 20);
   log('trusted origin shows:', JSON.stringify(shown));
-  check(shown.summary.startsWith('Restart app `lnd`'), `the host-written summary (${shown.summary})`);
+  check(shown.summary.startsWith('Restart app lnd'), `the host-written summary, its code shown as code (${shown.summary})`);
   check(shown.approveDisabled && shown.denyFocused, 'Approve starts disabled and Deny has the focus');
   check(shown.field, 'the approval passphrase field is beside Approve');
   // What an attacker would need: the real id and hash (read here with the owner's session).
@@ -354,7 +354,7 @@ try {
   refused('approve with a wrong passphrase (owner session)', `${deep.wrongSecret.status} ${deep.wrongSecret.body.code}`, deep.wrongSecret.status === 403 && deep.wrongSecret.body.code === 'wrong_secret');
   refused('approve without the CSRF token (owner cookie only)', `${deep.noCsrf.status} ${deep.noCsrf.body.code}`, deep.noCsrf.status === 403 && deep.noCsrf.body.code === 'bad_origin');
   // Approve in the page without typing the passphrase: the page says what is missing.
-  await until('Approve to unlock', () => run(wrap(`return !document.getElementById('approve').disabled;`)), 10000);
+  await until('Approve to unlock', () => run(wrap(`return document.getElementById('approve').getAttribute('aria-disabled') === 'false';`)), 10000);
   await click('#approve');
   const noPassMessage = await until('the page refusing an approval without the passphrase', () => run(wrap(`const t = document.getElementById('c-status').textContent; return t.includes('passphrase') ? t : null;`)));
   refused('click Approve without typing the passphrase', noPassMessage, /needs your approval passphrase/.test(noPassMessage));
@@ -363,7 +363,7 @@ try {
   // ---- 5. the owner approves ----
   await wd('POST', s('/window'), { handle: trustedWindow });
   await typeKeys('#approval-secret', APPROVAL_PASSPHRASE);
-  await until('Approve to unlock', () => run(wrap(`return !document.getElementById('approve').disabled;`)), 10000);
+  await until('Approve to unlock', () => run(wrap(`return document.getElementById('approve').getAttribute('aria-disabled') === 'false';`)), 10000);
   await screenshot('lan-trusted.png');
   await click('#approve');
   const decided = await until('the decision', () => run(wrap(`const t = document.getElementById('last-decision').textContent; return t.startsWith('Approved') ? t : null;`)));
@@ -390,7 +390,7 @@ try {
   await until('lnd restarting', async () => { const st = await lndState(); states.push(st); return st === 'restarting'; }, 10000, 200);
   await until('lnd running again', async () => { const st = await lndState(); states.push(st); return st === 'running'; }, 20000, 300);
   log('lnd states seen from the chat origin:', [...new Set(states)].join(' -> '));
-  await until('the turn to end', () => run(wrap(`return !document.getElementById('send').disabled && document.getElementById('pending').hidden;`)));
+  await until('the turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') !== 'true' && document.getElementById('pending').hidden;`)));
   await screenshot('lan-chat-after.png');
 
   // ---- 6. the login rate limit ----

@@ -69,8 +69,55 @@ pub fn chat_allows(path: &str) -> bool {
 
 /// The trusted origin serves the trusted page, the sign-in page and their scripts and styles.
 pub fn trusted_allows(path: &str) -> bool {
-    matches!(path, "trusted.html" | "login.html" | "js/login.js")
+    // js/zoom.js is the page zoom both windows share; nothing else of the chat's scripts.
+    matches!(path, "trusted.html" | "login.html" | "js/login.js" | "js/zoom.js")
         || path.starts_with("trusted/")
         || path.starts_with("css/")
         || path.starts_with("icons/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `ui/` scripts a page reaches through `import … from '…'`, as paths relative to `ui/`.
+    fn imports_from(ui: &Path, script: &str, seen: &mut Vec<String>) {
+        if seen.iter().any(|s| s == script) {
+            return;
+        }
+        seen.push(script.to_owned());
+        let text = std::fs::read_to_string(ui.join(script)).unwrap_or_else(|e| panic!("{script}: {e}"));
+        let base = Path::new(script).parent().unwrap_or(Path::new(""));
+        for line in text.lines().filter(|l| l.starts_with("import ")) {
+            let Some(target) = line.split(['\'', '"']).nth(1) else { continue };
+            let mut parts: Vec<String> = base.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+            for segment in target.split('/') {
+                match segment {
+                    "." => {}
+                    ".." => {
+                        parts.pop();
+                    }
+                    other => parts.push(other.to_owned()),
+                }
+            }
+            imports_from(ui, &parts.join("/"), seen);
+        }
+    }
+
+    #[test]
+    fn every_script_a_page_imports_is_served_by_its_origin() {
+        let ui = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../ui");
+        for (entry, allows) in [
+            ("js/chat.js", chat_allows as fn(&str) -> bool),
+            ("trusted/trusted.js", trusted_allows),
+            ("js/login.js", chat_allows),
+        ] {
+            let mut seen = Vec::new();
+            imports_from(&ui, entry, &mut seen);
+            for script in seen {
+                assert!(allows(&script), "{entry} imports {script}, which its origin does not serve");
+            }
+        }
+        assert!(!trusted_allows("js/chat.js") && !chat_allows("trusted.html") && !chat_allows("trusted/confirm.js"));
+    }
 }
