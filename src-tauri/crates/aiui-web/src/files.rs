@@ -111,6 +111,7 @@ mod tests {
             ("js/chat.js", chat_allows as fn(&str) -> bool),
             ("trusted/trusted.js", trusted_allows),
             ("js/login.js", chat_allows),
+            ("js/login.js", trusted_allows),
         ] {
             let mut seen = Vec::new();
             imports_from(&ui, entry, &mut seen);
