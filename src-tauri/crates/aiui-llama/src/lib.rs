@@ -56,8 +56,9 @@ struct Worker {
 ///
 /// The node's own services (bitcoind, electrs, lnd) share the machine, and llama.cpp's OpenMP workers spin while
 /// they wait for each other. On a busy 2-core machine two threads were no faster than one at the median and
-/// nearly twice as slow at p99 (`--bench builtin` at load 4: p50 2.0 s both, p99 5.2 s vs 2.8 s), and at load 12
-/// about three times slower with three times the CPU burnt. So one core is always left to the node.
+/// nearly twice as slow at p99 (`--bench builtin` at load 4: p50 2.0 s both, p99 5.2 s vs 2.8 s); at load 12, two
+/// threads told to sleep instead of spin (`OMP_WAIT_POLICY=passive`) took a third of the time and CPU of spinning
+/// ones. Idle, one thread still answers in 0.92 s at p50 (two: 0.58 s). So one core is always left to the node.
 pub fn default_threads() -> i32 {
     let configured = std::env::var("AIUI_MODEL_THREADS").ok().and_then(|v| v.trim().parse::<i32>().ok());
     match configured {
