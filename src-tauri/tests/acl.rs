@@ -18,7 +18,12 @@ use tauri::{App, Manager, WebviewWindow};
 /// Arguments that let each command run to a real answer (or a real refusal of its own).
 fn arguments(command: &str) -> Value {
     match command {
-        "app_info" | "conversations_list" | "node_packages" | "request_trusted_window" | "allowance_get" => json!({}),
+        "app_info"
+        | "conversations_list"
+        | "node_packages"
+        | "chat_suggestions"
+        | "request_trusted_window"
+        | "allowance_get" => json!({}),
         "conversation_load" => json!({ "id": "00000000000000000000000000000000" }),
         "chat_send" => json!({ "conversation": null, "text": "restart lnd", "onEvent": "__CHANNEL__:1" }),
         "trusted_pending" | "trusted_settings" | "trusted_clear_api_key" | "trusted_hide" => json!({}),

@@ -486,6 +486,22 @@ if (!failure) {
       return { field: open(document.getElementById('composer-input')), page: open(document.querySelector('.brand')) };`));
     check(menus.field === true && menus.page === false, `the kiosk keeps the text field's menu only (${JSON.stringify(menus)})`);
     await axe('the kiosk chat window');
+    // One-tap suggestions from the demo node's state, and the on-screen keyboard a tap on the message box opens.
+    const suggested = await until('the suggested questions', () => run(wrap(`const b = [...document.querySelectorAll('#suggestions button')]; return b.length ? b.map((x) => x.textContent) : null;`)));
+    log('suggested questions:', JSON.stringify(suggested));
+    check(suggested.includes('Why did Electrs stop?') && suggested.includes('What is running?'), 'the suggestions follow the node (electrs stopped with an error)');
+    const elk = async (css) => Object.values(await wd('POST', s('/element'), { using: 'css selector', value: css }))[0];
+    await wd('POST', s(`/element/${await elk('#composer-input')}/click`), {});
+    await until('the on-screen keyboard', () => run(wrap(`return !document.getElementById('keyboard').hidden;`)));
+    for (const key of ['shift', 'h', 'i']) await wd('POST', s(`/element/${await elk(`#keyboard button[data-key="${key}"]`)}/click`), {});
+    const typedByTap = await run(wrap(`return { value: document.getElementById('composer-input').value, focused: document.activeElement.id };`));
+    check(typedByTap.value === 'Hi' && typedByTap.focused === 'composer-input', `the on-screen keyboard types into the message box and leaves the focus there (${JSON.stringify(typedByTap)})`);
+    await screenshot('kiosk-keyboard.png');
+    await axe('the kiosk chat window with the on-screen keyboard');
+    await wd('POST', s(`/element/${await elk('#keyboard button[data-key="hide"]')}/click`), {});
+    check(await run(wrap(`const kb = document.getElementById('keyboard'); const t = document.getElementById('keyboard-toggle');
+      const off = kb.hidden && t.getAttribute('aria-expanded') === 'false'; t.click(); const on = !kb.hidden; t.click();
+      document.getElementById('composer-input').value = ''; document.getElementById('composer-input').focus(); return off && on && kb.hidden;`)), 'Hide keyboard hides it, and the Keyboard button brings it back');
     // Page zoom: Ctrl+= twice, then Ctrl+0 back.
     await chord(KEY.control, '=');
     await chord(KEY.control, '=');
@@ -558,6 +574,12 @@ if (!failure) {
     });
     check(tapped.tool === 'package_restart' && JSON.stringify(tapped.arguments) === JSON.stringify([['id', 'lnd']]), 'the tapped choice proposed package_restart id=lnd');
     await until('Deny focused', async () => await focusedId() === 'deny');
+    // A pointer's click on Approve is a tap, and a tap never approves in the kiosk: only a hold (or a keyboard) does.
+    await until('Approve to be available', () => run(wrap(`return document.getElementById('approve').getAttribute('aria-disabled') === 'false';`)), 10000);
+    await wd('POST', s(`/element/${await el('#approve')}/click`), {});
+    await sleep(700);
+    check((await invokeIn('trusted_pending')).ok.length === 1, 'a click (tap) on Approve in the kiosk approves nothing');
+    await run(wrap(`document.getElementById('deny').focus(); return true;`));
     await press(KEY.enter);
     await focus('main');
     await until('the declined answer', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') === 'false';`)));

@@ -12,7 +12,11 @@
 //    checks (wrong hash, no passphrase, replay) are also tried with the owner's own trusted session. Each attempt
 //    is printed with the refusal observed.
 // 5. The owner approves with the approval passphrase; the devnode's lnd goes restarting -> running.
-// 6. The login rate limit holds: after five tries a minute, even the right passphrase waits.
+// 6. The kiosk layout, by touch (WebDriver pointer type "touch", Chromium emulating a 1024x600 touchscreen, the page
+//    opened with ?kiosk as the node's own screen would): the suggested questions follow the devnode's state; one is
+//    tapped and answered; "restart lnd" is typed on the on-screen keyboard; on the trusted origin a tap on Approve
+//    does nothing, and a hold approves. The same page at phone size keeps every touch target at 48 px or more.
+// 7. The login rate limit holds: after five tries a minute, even the right passphrase waits.
 // Screenshots go to target/gui-screenshots/lan-*.png. Every failure throws; the exit code says so.
 import http from 'node:http';
 import fs from 'node:fs';
@@ -76,7 +80,9 @@ function start(name, command, args, { env = {}, ready, stdin } = {}) {
 }
 
 // ---- the scripted local model ----
-const chatReplies = ['chat_call_package_list.json', 'chat_answer_packages.json', 'chat_call_restart_lnd.json', 'chat_answer_restarted.json'];
+// Two rounds of the same script: the desktop-sized session, then the kiosk session.
+const oneRound = ['chat_call_package_list.json', 'chat_answer_packages.json', 'chat_call_restart_lnd.json', 'chat_answer_restarted.json'];
+const chatReplies = [...oneRound, ...oneRound];
 const ollama = http.createServer((req, res) => {
   let body = '';
   req.on('data', (chunk) => { body += chunk; });
@@ -138,20 +144,25 @@ async function wd(method, route, body) {
   return json.value;
 }
 
-const session = await wd('POST', '/session', {
-  capabilities: {
-    alwaysMatch: {
-      browserName: 'chrome',
-      'goog:chromeOptions': {
-        binary: process.env.CHROMIUM || '/usr/bin/chromium',
-        args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1300,900',
-          `--user-data-dir=${path.join(work, 'chromium')}`, '--no-first-run', '--password-store=basic'],
+// `touchscreen`: Chromium emulates a device of that size with touch input (pointer: coarse), as on the kiosk.
+async function newSession(name, touchscreen) {
+  const created = await wd('POST', '/session', {
+    capabilities: {
+      alwaysMatch: {
+        browserName: 'chrome',
+        'goog:chromeOptions': {
+          binary: process.env.CHROMIUM || '/usr/bin/chromium',
+          args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1300,900',
+            `--user-data-dir=${path.join(work, `chromium-${name}`)}`, '--no-first-run', '--password-store=basic'],
+          ...(touchscreen ? { mobileEmulation: { deviceMetrics: { ...touchscreen, pixelRatio: 1, touch: true } } } : {}),
+        },
+        'goog:loggingPrefs': { browser: 'ALL' },
       },
-      'goog:loggingPrefs': { browser: 'ALL' },
     },
-  },
-});
-const sid = session.sessionId;
+  });
+  return created.sessionId;
+}
+let sid = await newSession('desktop', null);
 const s = (route) => `/session/${sid}${route}`;
 log('chromium session', sid);
 
@@ -185,6 +196,18 @@ async function click(css) {
 }
 async function typeKeys(css, text) {
   await wd('POST', s(`/element/${await element(css)}/value`), { text });
+}
+// A finger on the element's centre: a tap, or a press held for `holdMs`.
+async function touch(css, holdMs = 0) {
+  const at = await run(wrap(`const el = document.querySelector(args[0]); el.scrollIntoView({ block: 'nearest' });
+    const r = el.getBoundingClientRect(); return { x: Math.round(r.left + r.width / 2), y: Math.round(r.top + r.height / 2) };`), css);
+  await wd('POST', s('/actions'), { actions: [{ type: 'pointer', id: 'finger', parameters: { pointerType: 'touch' }, actions: [
+    { type: 'pointerMove', duration: 0, origin: 'viewport', x: at.x, y: at.y },
+    { type: 'pointerDown', button: 0 },
+    { type: 'pause', duration: holdMs },
+    { type: 'pointerUp', button: 0 },
+  ] }] });
+  await wd('DELETE', s('/actions'));
 }
 const browserLog = async () => {
   try {
@@ -393,7 +416,101 @@ try {
   await until('the turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') !== 'true' && document.getElementById('pending').hidden;`)));
   await screenshot('lan-chat-after.png');
 
-  // ---- 6. the login rate limit ----
+  // ---- 6. the kiosk layout, by touch ----
+  await wd('DELETE', s(''));
+  sid = await newSession('kiosk', { width: 1024, height: 600 });
+  const kioskUrl = `${chatUrl}?kiosk`;
+  await wd('POST', s('/url'), { url: kioskUrl });
+  await until('the sign-in page (kiosk)', () => run(wrap(`return location.pathname.endsWith('/aiui/login.html');`)));
+  // The sign-in is typed as a phone's own keyboard would; the on-screen keyboard is the chat's.
+  await typeKeys('#login-passphrase', LAN_PASSPHRASE);
+  await touch('#login-submit');
+  await until('the chat page (kiosk)', () => run(wrap(`return location.pathname === '/aiui/' && !!document.getElementById('composer-input');`)));
+  await wd('POST', s('/url'), { url: kioskUrl });
+  const offered = await until('suggested questions', () => run(wrap(`
+    if (!document.body.classList.contains('kiosk')) return null;
+    const buttons = [...document.querySelectorAll('#suggestions button')];
+    return buttons.length ? buttons.map((b) => b.textContent) : null;`)));
+  log('suggested questions:', JSON.stringify(offered));
+  const apps = await run(wrap(`const r = await fetch('api/session').then((r) => r.json());
+    return fetch('api/invoke/node_packages', { method: 'POST', headers: { 'X-CSRF-Token': r.csrf, 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.json());`));
+  const state = Object.fromEntries(apps.map((p) => [p.title, p.state]));
+  check(state.Electrs === 'stopped' && offered.includes('Why did Electrs stop?'), `the stopped app is asked about (${JSON.stringify(state)})`);
+  check(state.LND === 'running' && offered.includes('Restart LND'), 'the running Lightning node is offered a restart');
+  check(!offered.some((q) => /Fedimint|Tailscale|Nextcloud/.test(q)), 'apps that are not installed are not offered');
+  check(await run(wrap(`return document.getElementById('keyboard').hidden && !document.getElementById('keyboard-toggle').hidden;`)),
+    'the on-screen keyboard waits for a tap on the message box');
+  await screenshot('lan-kiosk-suggestions.png');
+  const runningIndex = offered.indexOf('What is running?');
+  check(runningIndex >= 0, 'an overview is offered');
+  await touch(`#suggestions button:nth-child(${runningIndex + 1})`);
+  await until('the tapped question, asked and answered', () => run(wrap(`
+    const mine = [...document.querySelectorAll('#messages .msg.user')].map((m) => m.textContent);
+    return mine.some((t) => t.includes('What is running?')) && [...document.querySelectorAll('#messages .msg.assistant')].some((m) => m.textContent.includes('Five apps are running'));`)));
+  await until('the turn to end (kiosk)', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') !== 'true';`)));
+  await touch('#composer-input');
+  await until('the on-screen keyboard', () => run(wrap(`return !document.getElementById('keyboard').hidden;`)));
+  for (const key of [...'restart', 'space', ...'lnd']) await touch(`#keyboard button[data-key="${key}"]`);
+  const typed = await run(wrap(`return { value: document.getElementById('composer-input').value, focused: document.activeElement.id };`));
+  check(typed.value === 'restart lnd' && typed.focused === 'composer-input', `typed on the on-screen keyboard, the focus kept in the message box (${JSON.stringify(typed)})`);
+  const sizes = await run(wrap(`
+    const small = [];
+    for (const el of document.querySelectorAll('#keyboard button, #suggestions button, #composer button:not([hidden]), .topbar button')) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && (r.width < 48 || r.height < 48)) small.push(el.textContent + ' ' + r.width + 'x' + r.height);
+    }
+    return small;`));
+  check(sizes.length === 0, `every key and button is at least 48 px (${sizes.join(', ')})`);
+  await screenshot('lan-kiosk-keyboard.png');
+  await touch('#keyboard button[data-key="enter"]');
+  await until('"waiting for approval" (kiosk)', () => run(wrap(`return !document.getElementById('pending').hidden;`)));
+  check(await run(wrap(`return document.getElementById('keyboard').hidden && document.getElementById('composer-input').value === '';`)), 'Send sent the question and put the keyboard away');
+  const kioskChat = await wd('GET', s('/window'));
+
+  await wd('POST', s('/window/new'), { type: 'tab' }).then((w) => wd('POST', s('/window'), { handle: w.handle }));
+  await wd('POST', s('/url'), { url: trustedUrl });
+  await until('the trusted sign-in page (kiosk)', () => run(wrap(`return location.pathname.endsWith('/aiui/login.html');`)));
+  await typeKeys('#login-passphrase', APPROVAL_PASSPHRASE);
+  await touch('#login-submit');
+  await until('the confirmation (kiosk)', () => run(wrap(`return !document.getElementById('confirm').hidden && document.body.classList.contains('hold');`)), 20000);
+  await typeKeys('#approval-secret', APPROVAL_PASSPHRASE);
+  await sleep(1200); // past the approve delay: a tap must fail for being a tap, not for being early
+  await touch('#approve');
+  const tapped = await until('the page to refuse a tap', () => run(wrap(`const t = document.getElementById('c-status').textContent; return t ? t : null;`)), 5000);
+  await sleep(500);
+  const afterTap = await run(wrap(`return { decided: document.getElementById('last-decision').textContent, shown: !document.getElementById('confirm').hidden };`));
+  refused('tap Approve on a touchscreen (past the delay, passphrase typed)', tapped, /hold Approve/.test(tapped) && afterTap.shown && !afterTap.decided.startsWith('Approved'));
+  await screenshot('lan-kiosk-trusted.png');
+  await touch('#approve', 1900);
+  const held = await until('the held approval', () => run(wrap(`const t = document.getElementById('last-decision').textContent; return t.startsWith('Approved') ? t : null;`)), 10000);
+  log('held Approve:', held);
+  await wd('POST', s('/window'), { handle: kioskChat });
+  await until('the kiosk action result', () => run(wrap(`return document.querySelectorAll('#messages .card').length >= 2;`)), 20000);
+  const kioskStates = [];
+  await until('lnd restarting (kiosk)', async () => { const st = await lndState(); kioskStates.push(st); return st === 'restarting'; }, 10000, 200);
+  await until('lnd running again (kiosk)', async () => { const st = await lndState(); kioskStates.push(st); return st === 'running'; }, 20000, 300);
+  log('lnd states seen from the kiosk:', [...new Set(kioskStates)].join(' -> '));
+  await until('the kiosk turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') !== 'true' && document.getElementById('pending').hidden;`)));
+  await screenshot('lan-kiosk-after.png');
+  // A phone: the same touch layout (suggestions, no built-in keyboard: the phone has its own), no target under 48 px.
+  await wd('DELETE', s(''));
+  sid = await newSession('phone', { width: 412, height: 915 });
+  await wd('POST', s('/url'), { url: chatUrl });
+  await until('the sign-in page (phone)', () => run(wrap(`return location.pathname.endsWith('/aiui/login.html');`)));
+  await typeKeys('#login-passphrase', LAN_PASSPHRASE);
+  await touch('#login-submit');
+  const phone = await until('the phone layout', () => run(wrap(`
+    if (!document.body.classList.contains('kiosk') || document.getElementById('suggestions').hidden) return null;
+    const small = [];
+    for (const el of document.querySelectorAll('button')) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && (r.width < 48 || r.height < 48)) small.push(el.textContent + ' ' + r.width + 'x' + r.height);
+    }
+    return { small, keyboard: !!document.getElementById('keyboard'), overflow: document.documentElement.scrollWidth > window.innerWidth };`)));
+  check(phone.small.length === 0 && !phone.keyboard && !phone.overflow, `the phone layout: targets >= 48 px, no built-in keyboard, no sideways scroll (${JSON.stringify(phone)})`);
+  await screenshot('lan-phone.png');
+
+  // ---- 7. the login rate limit ----
   const limited = await run(wrap(`
     const login = (passphrase) => fetch('api/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ passphrase }) })
       .then(async (r) => ({ status: r.status, retry: r.headers.get('retry-after'), body: await r.json() }));

@@ -1,10 +1,11 @@
 // The chat window: conversations, a turn's events streamed into the log (each new item said once, with its
 // speaker, through a live announcer), surfaces as cards, notices, the "no backend" panel, a read-only allowance
 // meter, and buttons that only *ask* for the trusted window.
-import { invoke, channel } from './ipc.js';
+import { invoke, channel, lan } from './ipc.js';
 import { renderText, renderLine } from './text.js';
 import { renderSurface, surfaceSummary } from './surfaces.js';
 import { enableZoom, keepTextMenus } from './zoom.js';
+import { attachKeyboard } from './keyboard.js';
 
 const $ = (id) => document.getElementById(id);
 const messages = $('messages');
@@ -196,6 +197,31 @@ function finishTurn() {
   loadConversations();
   refreshApps();
   refreshAllowance();
+  refreshSuggestions();
+}
+
+let touch = false; // the kiosk layout: suggested questions, and (on the node's own screen) the on-screen keyboard
+let keyboard = null;
+
+// One tap asks a question built from the node's state now; the list is rebuilt after every turn.
+async function refreshSuggestions() {
+  const box = $('suggestions');
+  if (!touch) return;
+  let questions = [];
+  try {
+    questions = await invoke('chat_suggestions');
+  } catch (error) {
+    questions = [];
+  }
+  box.replaceChildren(...questions.map((question) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'btn suggestion';
+    button.textContent = question;
+    button.addEventListener('click', () => ask(question));
+    return button;
+  }));
+  box.hidden = questions.length === 0;
 }
 
 const sats = (n) => `${Number(n).toLocaleString('en-US')} sats`;
@@ -244,6 +270,8 @@ async function submit(event) {
 
 async function ask(text) {
   if (!text || busy) return;
+  // The answer needs the room the on-screen keyboard takes.
+  if (keyboard) keyboard.hide();
   retireChoices();
   setBusy(true);
   addUser(text);
@@ -331,9 +359,16 @@ function openTrusted() {
 async function start() {
   enableZoom();
   const info = await invoke('app_info');
-  if (info.kiosk) {
+  // The node's own touchscreen is `aiui --kiosk`, or a browser on the LAN service opened with `?kiosk`; a phone
+  // gets the same touch layout but keeps its own keyboard.
+  const kioskScreen = info.kiosk || (lan && new URLSearchParams(window.location.search).has('kiosk'));
+  touch = kioskScreen || (lan && window.matchMedia('(pointer: coarse)').matches);
+  if (touch) {
     document.body.classList.add('kiosk');
     keepTextMenus();
+  }
+  if (kioskScreen) {
+    keyboard = attachKeyboard(input, { host: $('composer').parentElement, toggle: $('keyboard-toggle'), send: () => ask(input.value.trim()) });
   }
   $('demo-banner').hidden = !info.demo;
   $('node-label').textContent = info.node ? `Node: ${info.node.url}` : '';
@@ -356,12 +391,14 @@ async function start() {
     current = null;
     messages.replaceChildren();
     loadConversations();
+    refreshSuggestions();
     input.focus();
   });
   $('refresh-apps').addEventListener('click', refreshApps);
   await loadConversations();
   refreshApps();
   refreshAllowance();
+  refreshSuggestions();
   input.focus();
 }
 

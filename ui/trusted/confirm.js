@@ -3,11 +3,14 @@
 // countdown changes), so a screen reader keeps its place. Approve is available only after the window has been
 // visible and focused for APPROVE_DELAY_MS; any blur starts it over. Until then it stays focusable but
 // aria-disabled, so it is heard as unavailable rather than skipped. The host enforces the same delay, so a script
-// cannot skip it.
+// cannot skip it. On a touchscreen (the kiosk, a phone) a tap on Approve does nothing: it is pressed and held for
+// HOLD_MS, and the hold is the delay, so a tap meant for whatever was under the finger when the window came up
+// can never approve. A keyboard (or a screen reader's activation) still approves with a press once it is available.
 import { invoke } from './ipc.js';
 import { announce, renderCode } from './text.js';
 
 const APPROVE_DELAY_MS = 1000;
+const HOLD_MS = 1500;
 const WARN_AT_S = 30;
 const $ = (id) => document.getElementById(id);
 
@@ -33,16 +36,71 @@ function approvable() {
   return $('approve').getAttribute('aria-disabled') !== 'true';
 }
 
+const holdMode = () => document.body.classList.contains('hold');
+
+function hint(locked) {
+  if (holdMode()) return 'To approve, press and hold Approve until it fills. Deny is the safe choice.';
+  return locked
+    ? 'Approve becomes available once this window has been in front of you for a second. Deny is the safe choice.'
+    : 'Approve is available. Deny is the safe choice.';
+}
+
 function lockApprove(locked) {
   if (approvable() === !locked) return;
   $('approve').setAttribute('aria-disabled', String(locked));
-  $('approve-hint').textContent = locked
-    ? 'Approve becomes available once this window has been in front of you for a second. Deny is the safe choice.'
-    : 'Approve is available. Deny is the safe choice.';
+  $('approve-hint').textContent = hint(locked);
   if (!locked) announce('Approve available');
 }
 
+let hold = null; // { id, timer, frame, started } while Approve is held down
+
+function paintHold(fraction) {
+  $('approve').style.setProperty('--held', `${Math.round(fraction * 100)}%`);
+}
+
+function endHold() {
+  if (!hold) return;
+  clearTimeout(hold.timer);
+  cancelAnimationFrame(hold.frame);
+  hold = null;
+  $('approve').classList.remove('holding');
+  paintHold(0);
+}
+
+function startHold(event) {
+  if (!holdMode() || !shown || deciding || hold || event.button > 0) return;
+  event.preventDefault();
+  const approve = $('approve');
+  try {
+    approve.setPointerCapture(event.pointerId);
+  } catch (error) {
+    // A synthetic pointer cannot be captured; pointerleave still ends the hold.
+  }
+  const started = performance.now();
+  const step = () => {
+    if (!hold) return;
+    paintHold(Math.min(1, (performance.now() - started) / HOLD_MS));
+    hold.frame = requestAnimationFrame(step);
+  };
+  hold = { id: shown.id, started, frame: requestAnimationFrame(step), timer: null };
+  hold.timer = setTimeout(() => {
+    const held = hold && shown && hold.id === shown.id && present();
+    endHold();
+    if (held) decide('approve', true);
+  }, HOLD_MS);
+  approve.classList.add('holding');
+}
+
+function releaseHold() {
+  if (!hold) return;
+  endHold();
+  const early = 'Let go too soon: hold Approve until it fills to approve. Deny is the safe choice.';
+  $('c-status').textContent = early;
+  announce(early);
+}
+
 function disarm() {
+  endHold();
   clearTimeout(armTimer);
   armTimer = null;
   armedFor = null;
@@ -171,9 +229,10 @@ export async function refresh() {
   arm();
 }
 
-async function decide(answer) {
+/** `held`: Approve was held for HOLD_MS on this request, which stands for the delay. */
+async function decide(answer, held = false) {
   if (!shown || deciding) return;
-  if (answer === 'approve' && !approvable()) {
+  if (answer === 'approve' && !held && !approvable()) {
     const wait = 'Approve is not available yet: keep this window in front of you for a second.';
     $('c-status').textContent = wait;
     announce(wait);
@@ -205,12 +264,27 @@ async function decide(answer) {
   }
 }
 
+/** Rewrites Approve's hint for the input the page now knows it has (a touchscreen holds, a keyboard presses). */
+export function refreshHint() {
+  $('approve-hint').textContent = hint(!approvable());
+}
+
 export function hasPending() {
   return shown !== null;
 }
 
 export function init() {
-  $('approve').addEventListener('click', () => decide('approve'));
+  const approve = $('approve');
+  approve.addEventListener('click', (event) => {
+    // On a touchscreen a pointer's click is not an approval (the hold is); a keyboard's click (detail 0) is.
+    if (holdMode() && event.detail > 0) return;
+    decide('approve');
+  });
+  approve.addEventListener('pointerdown', startHold);
+  for (const name of ['pointerup', 'pointercancel', 'pointerleave', 'lostpointercapture']) {
+    approve.addEventListener(name, releaseHold);
+  }
+  approve.addEventListener('contextmenu', (event) => event.preventDefault());
   $('deny').addEventListener('click', () => decide('deny'));
   window.addEventListener('focus', arm);
   window.addEventListener('blur', disarm);

@@ -20,9 +20,11 @@ async function start() {
   await confirm.refresh();
   await settings.refresh();
   const view = await invoke('trusted_settings').catch(() => null);
-  if (view && view.kiosk) {
-    document.body.classList.add('kiosk');
+  // A touchscreen (the kiosk, or a phone on the LAN service's trusted origin) approves by press-and-hold.
+  if ((view && view.kiosk) || window.matchMedia('(pointer: coarse)').matches) {
+    document.body.classList.add('kiosk', 'hold');
     keepTextMenus();
+    confirm.refreshHint();
   }
 }
 

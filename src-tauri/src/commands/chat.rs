@@ -105,6 +105,15 @@ pub async fn node_packages(shell: State<'_, Shell>) -> Result<Vec<PackageView>, 
     Ok(packages.into_iter().map(PackageView::from).collect())
 }
 
+/// One-tap questions built from the node's state now (the touch kiosk shows them above the message box).
+#[tauri::command]
+pub async fn chat_suggestions(shell: State<'_, Shell>) -> Result<Vec<String>, CommandError> {
+    let Some(agent) = shell.agent() else {
+        return Err(CommandError::new("not_paired", shell.unpaired_reason()));
+    };
+    aiui_core::suggest::suggested_questions(&agent.node).await.map_err(|e| CommandError::new("node", e.to_string()))
+}
+
 /// Asks for the trusted window (settings, or a pending confirmation). It carries nothing: the chat window cannot
 /// fill in or submit anything there.
 #[tauri::command]

@@ -67,6 +67,7 @@ fn generated<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sy
         chat::conversation_load,
         chat::chat_send,
         chat::node_packages,
+        chat::chat_suggestions,
         chat::request_trusted_window,
         chat::allowance_get,
         trusted::trusted_pending,

@@ -11,6 +11,7 @@ pub const MAIN_COMMANDS: &[&str] = &[
     "conversation_load",
     "chat_send",
     "node_packages",
+    "chat_suggestions",
     "request_trusted_window",
     "allowance_get",
 ];

@@ -18,6 +18,7 @@ pub mod pay;
 pub mod secret;
 pub mod secrets;
 pub mod store;
+pub mod suggest;
 pub mod tools;
 pub mod view;
 

@@ -214,6 +214,13 @@ async fn invoke(
                 .map_err(|e| ApiError::new(StatusCode::BAD_GATEWAY, "node", e.to_string()))?;
             json!(packages.into_iter().map(PackageView::from).collect::<Vec<_>>())
         }
+        "chat_suggestions" => {
+            json!(aiui_core::suggest::suggested_questions(&assistant.agent.node).await.map_err(|e| ApiError::new(
+                StatusCode::BAD_GATEWAY,
+                "node",
+                e.to_string()
+            ))?)
+        }
         "allowance_get" => {
             let notices = assistant.notices.read().unwrap_or_else(|p| p.into_inner()).clone();
             let view =
