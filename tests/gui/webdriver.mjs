@@ -15,7 +15,9 @@
 //    keyboard alone (WebDriver key actions, no clicks). "restart lnd" is answered by the built-in model
 //    (SmolLM2-135M), which opens the trusted window with the host-written summary; Tab and Enter approve, and lnd
 //    restarts on the devnode. (The keyboard-only Deny ends step 4: Enter on the focused Deny, and the chat says
-//    nothing was changed.) Ctrl+= zooms the page; a long press keeps paste in a text field.
+//    nothing was changed.) Ctrl+= zooms the page; a long press keeps paste in a text field. The kiosk's one-tap
+//    questions follow the devnode's state, its on-screen keyboard types into the message box, a tapped choice is
+//    asked; in the trusted window a click (a tap) on Approve approves nothing.
 // axe-core (tests/gui/package.json) checks both windows against WCAG 2.2 A/AA in every state visited, and fails on
 // any violation. Screenshots of both windows go to target/gui-screenshots/. Every failure throws; the exit code
 // says so.
@@ -579,11 +581,14 @@ if (!failure) {
     await wd('POST', s(`/element/${await el('#approve')}/click`), {});
     await sleep(700);
     check((await invokeIn('trusted_pending')).ok.length === 1, 'a click (tap) on Approve in the kiosk approves nothing');
+    const tapSaid = await run(wrap(`return document.getElementById('c-status').textContent;`));
+    check(/hold Approve/.test(tapSaid), `the window says to hold (${tapSaid})`);
+    // (The hold itself is driven by touch in tests/web/lan.mjs: WebKitWebDriver here refuses pointer actions.)
     await run(wrap(`document.getElementById('deny').focus(); return true;`));
     await press(KEY.enter);
     await focus('main');
     await until('the declined answer', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') === 'false';`)));
-    log('PASSED (one-tap choice, denied)');
+    log('PASSED (one-tap choice; a tap on Approve refused; denied)');
 
     // The owner turns the built-in model off in the trusted window: the next question finds no assistant, said
     // plainly below it; on again, it answers.

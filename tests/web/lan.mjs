@@ -248,7 +248,7 @@ try {
       document.getElementById('composer').requestSubmit(); return true;`), text);
   }
   await ask('what is running?');
-  await until('the package answer', () => run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].some((m) => m.textContent.includes('Five apps are running'));`)));
+  await until('the package answer', () => run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].some((m) => m.textContent.includes('Five apps are running'));`)), 60000);
   check(await run(wrap(`return [...document.querySelectorAll('#messages .card')].some((m) => /LND/i.test(m.textContent) && m.textContent.includes('running'));`)), 'the package list is drawn as a card');
   await until('the turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') !== 'true';`)));
   await ask('restart lnd');
@@ -406,14 +406,18 @@ try {
   refused('replay the used decision from the chat origin', chatReplay, /TypeError/.test(chatReplay));
 
   // ---- the devnode goes restarting -> running, seen from the chat ----
-  await until('the action result', () => run(wrap(`return document.querySelectorAll('#messages .card').length >= 2;`)), 20000);
-  const lndState = () => run(wrap(`document.getElementById('refresh-apps').click(); await new Promise((r) => setTimeout(r, 300));
-    const s = document.querySelector('#apps li[data-app="lnd"] .state'); return s ? s.textContent : 'missing';`));
-  const states = [];
-  await until('lnd restarting', async () => { const st = await lndState(); states.push(st); return st === 'restarting'; }, 10000, 200);
-  await until('lnd running again', async () => { const st = await lndState(); states.push(st); return st === 'running'; }, 20000, 300);
-  log('lnd states seen from the chat origin:', [...new Set(states)].join(' -> '));
-  await until('the turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') !== 'true' && document.getElementById('pending').hidden;`)));
+  // The approved action's card, lnd restarting then running in the app list, and the turn's end, seen by `who`.
+  async function restartSeen(who) {
+    await until(`the action result (${who})`, () => run(wrap(`return document.querySelectorAll('#messages .card').length >= 2;`)), 20000);
+    const lndState = () => run(wrap(`document.getElementById('refresh-apps').click(); await new Promise((r) => setTimeout(r, 300));
+      const s = document.querySelector('#apps li[data-app="lnd"] .state'); return s ? s.textContent : 'missing';`));
+    const states = [];
+    await until(`lnd restarting (${who})`, async () => { const st = await lndState(); states.push(st); return st === 'restarting'; }, 10000, 200);
+    await until(`lnd running again (${who})`, async () => { const st = await lndState(); states.push(st); return st === 'running'; }, 20000, 300);
+    log(`lnd states seen from ${who}:`, [...new Set(states)].join(' -> '));
+    await until(`the turn to end (${who})`, () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') !== 'true' && document.getElementById('pending').hidden;`)));
+  }
+  await restartSeen('the chat origin');
   await screenshot('lan-chat-after.png');
 
   // ---- 6. the kiosk layout, by touch ----
@@ -485,12 +489,7 @@ try {
   const held = await until('the held approval', () => run(wrap(`const t = document.getElementById('last-decision').textContent; return t.startsWith('Approved') ? t : null;`)), 10000);
   log('held Approve:', held);
   await wd('POST', s('/window'), { handle: kioskChat });
-  await until('the kiosk action result', () => run(wrap(`return document.querySelectorAll('#messages .card').length >= 2;`)), 20000);
-  const kioskStates = [];
-  await until('lnd restarting (kiosk)', async () => { const st = await lndState(); kioskStates.push(st); return st === 'restarting'; }, 10000, 200);
-  await until('lnd running again (kiosk)', async () => { const st = await lndState(); kioskStates.push(st); return st === 'running'; }, 20000, 300);
-  log('lnd states seen from the kiosk:', [...new Set(kioskStates)].join(' -> '));
-  await until('the kiosk turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') !== 'true' && document.getElementById('pending').hidden;`)));
+  await restartSeen('the kiosk');
   await screenshot('lan-kiosk-after.png');
   // A phone: the same touch layout (suggestions, no built-in keyboard: the phone has its own), no target under 48 px.
   await wd('DELETE', s(''));
@@ -528,6 +527,9 @@ try {
   for (const [attempt, observed] of refusals) console.log(`  - ${attempt}\n      refused: ${observed}`);
 } catch (error) {
   failure = error;
+  await screenshot('lan-failure.png').catch(() => {});
+  const page = await run(wrap(`return document.getElementById('messages') ? document.getElementById('messages').innerText.slice(-1500) : document.body.innerText.slice(0, 1500);`)).catch(() => null);
+  if (page) console.error(`--- the page when it failed ---\n${typeof page === 'string' ? page : JSON.stringify(page)}`);
 } finally {
   await wd('DELETE', s('')).catch(() => {});
   cleanup();

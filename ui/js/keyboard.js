@@ -81,7 +81,8 @@ export function attachKeyboard(input, { host, toggle, send }) {
     button.dataset.key = key;
     if (key === 'layer') {
       button.textContent = symbols ? 'abc' : '123';
-      button.setAttribute('aria-label', symbols ? 'Letters' : 'Numbers and symbols');
+      // The visible text starts the name (WCAG 2.5.3): a speech user says what they see.
+      button.setAttribute('aria-label', symbols ? 'abc: letters' : '123: numbers and symbols');
     } else if (NAMES[key]) {
       const [label, name] = NAMES[key];
       button.textContent = label;
