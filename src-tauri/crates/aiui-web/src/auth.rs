@@ -7,8 +7,13 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::http::{HeaderMap, header};
+use axum::Json;
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
 use sha2::{Digest, Sha256};
+
+use crate::{ApiError, WebConfig};
 
 /// How long a session lives without a request.
 pub const SESSION_IDLE: Duration = Duration::from_secs(12 * 60 * 60);
@@ -95,6 +100,47 @@ impl Sessions {
             self.map.lock().unwrap_or_else(|p| p.into_inner()).remove(&key(&token));
         }
     }
+}
+
+impl Sessions {
+    /// The caller's session, checked for a call that changes something: the request comes from a page of this
+    /// origin and carries the session's CSRF token. `origin` names the origin in the log.
+    pub(crate) fn checked(
+        &self,
+        headers: &HeaderMap,
+        trust_proxy: bool,
+        origin: &str,
+    ) -> Result<(String, Arc<Session>), ApiError> {
+        let Some((key, session)) = self.find(headers) else {
+            tracing::warn!("refused a {origin} request without a {origin} session");
+            return Err(ApiError::signed_out());
+        };
+        let token = headers.get("x-csrf-token").and_then(|v| v.to_str().ok()).unwrap_or_default();
+        if !same_origin(headers, trust_proxy) || !same_token(token, &session.csrf) {
+            tracing::warn!("refused a {origin} request without this origin's CSRF token");
+            return Err(ApiError::forbidden_origin());
+        }
+        Ok((key, session))
+    }
+
+    /// After a passphrase was accepted: a new session, its cookie set, its CSRF token in the body.
+    pub(crate) fn signed_in(&self, config: &WebConfig) -> Result<Response, ApiError> {
+        let (token, session) = self.create();
+        let cookie = session_cookie(self.cookie, &token, &config.base_path, config.secure_cookies);
+        with_cookie(Json(json!({ "csrf": session.csrf })).into_response(), &cookie)
+    }
+
+    /// Ends the caller's session and deletes its cookie (the caller was checked first).
+    pub(crate) fn signed_out(&self, headers: &HeaderMap, config: &WebConfig) -> Result<Response, ApiError> {
+        self.remove(headers);
+        let cookie = expired_cookie(self.cookie, &config.base_path, config.secure_cookies);
+        with_cookie(Json(json!({})).into_response(), &cookie)
+    }
+}
+
+fn with_cookie(mut response: Response, cookie: &str) -> Result<Response, ApiError> {
+    response.headers_mut().insert(header::SET_COOKIE, HeaderValue::from_str(cookie).map_err(ApiError::internal)?);
+    Ok(response)
 }
 
 impl SessionState {

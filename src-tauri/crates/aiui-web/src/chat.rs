@@ -8,7 +8,7 @@ use std::sync::Arc;
 use aiui_core::store::ConversationId;
 use aiui_core::view::{AllowanceView, ChatEvent, ConversationDetail, ConversationView, NodeView, PackageView};
 use axum::extract::{ConnectInfo, Path, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
@@ -52,7 +52,7 @@ pub(crate) fn router(shared: Arc<Shared>, lan: StoredHash, trusted_port: u16) ->
         turns: Turns::default(),
         trusted_port,
     });
-    let mut router = Router::new()
+    let router = Router::new()
         .route(&base, get(page))
         .route(&format!("{base}index.html"), get(page))
         .route(&format!("{base}api/session"), get(session))
@@ -61,37 +61,18 @@ pub(crate) fn router(shared: Arc<Shared>, lan: StoredHash, trusted_port: u16) ->
         .route(&format!("{base}api/invoke/{{command}}"), post(invoke))
         .route(&format!("{base}api/turns/{{turn}}/events"), get(events))
         .route(&format!("{base}{{*path}}"), get(file));
-    if base != "/" {
-        // `/aiui` without its slash: relative links on the page need the slash.
-        let bare = base.trim_end_matches('/').to_owned();
-        let target = format!("{}/", bare.rsplit('/').next().unwrap_or_default());
-        router = router.route(&bare, get(move || std::future::ready(Redirect::to(&target))));
-    }
-    router.layer(axum::middleware::map_response(headers)).with_state(origin)
+    files::with_bare_base_redirect(router, &base).layer(axum::middleware::map_response(headers)).with_state(origin)
 }
 
 async fn headers(mut response: Response) -> Response {
-    let h = response.headers_mut();
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
-    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    files::set_security_headers(response.headers_mut(), CSP);
     response
 }
 
 impl ChatOrigin {
-    /// The caller's session; for a state-changing call also the same-origin check and the CSRF token.
-    fn guard(&self, headers: &HeaderMap, changes: bool) -> Result<(String, Arc<Session>), ApiError> {
-        let Some((key, session)) = self.sessions.find(headers) else { return Err(ApiError::signed_out()) };
-        if changes {
-            let token = headers.get("x-csrf-token").and_then(|v| v.to_str().ok()).unwrap_or_default();
-            if !auth::same_origin(headers, self.shared.config.trust_proxy) || !auth::same_token(token, &session.csrf) {
-                tracing::warn!("refused a chat request without this origin's CSRF token");
-                return Err(ApiError::forbidden_origin());
-            }
-        }
-        Ok((key, session))
+    /// The caller's session, checked for a call that changes something (origin and CSRF token).
+    fn guard(&self, headers: &HeaderMap) -> Result<(String, Arc<Session>), ApiError> {
+        self.sessions.checked(headers, self.shared.config.trust_proxy, "chat")
     }
 }
 
@@ -144,21 +125,12 @@ async fn login(
         ));
     }
     origin.limiter.succeeded(addr);
-    let (token, session) = origin.sessions.create();
-    let cookie = auth::session_cookie(COOKIE, &token, &config.base_path, config.secure_cookies);
-    let mut response = Json(json!({ "csrf": session.csrf })).into_response();
-    response.headers_mut().insert(header::SET_COOKIE, HeaderValue::from_str(&cookie).map_err(ApiError::internal)?);
-    Ok(response)
+    origin.sessions.signed_in(config)
 }
 
 async fn logout(State(origin): St, headers: HeaderMap) -> Result<Response, ApiError> {
-    origin.guard(&headers, true)?;
-    origin.sessions.remove(&headers);
-    let config = &origin.shared.config;
-    let cookie = auth::expired_cookie(COOKIE, &config.base_path, config.secure_cookies);
-    let mut response = Json(json!({})).into_response();
-    response.headers_mut().insert(header::SET_COOKIE, HeaderValue::from_str(&cookie).map_err(ApiError::internal)?);
-    Ok(response)
+    origin.guard(&headers)?;
+    origin.sessions.signed_out(&headers, &origin.shared.config)
 }
 
 fn arg<T: serde::de::DeserializeOwned>(args: &Value, name: &str) -> Result<T, ApiError> {
@@ -172,7 +144,7 @@ async fn invoke(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    let (key, session) = origin.guard(&headers, true)?;
+    let (key, session) = origin.guard(&headers)?;
     let args: Value = if body.is_empty() {
         json!({})
     } else {
@@ -351,7 +323,8 @@ async fn start_turn(
 /// A turn's events as Server-Sent Events, from the start or after `Last-Event-ID`; only to the session that
 /// started the turn.
 async fn events(State(origin): St, Path(turn): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
-    let (key, _) = origin.guard(&headers, false)?;
+    // An EventSource sends no CSRF token (a GET changes nothing): the session's cookie is the check.
+    let Some((key, _)) = origin.sessions.find(&headers) else { return Err(ApiError::signed_out()) };
     let log = origin.turns.get(&turn).filter(|log| auth::same_token(&log.owner, &key));
     let Some(log) = log else {
         return Err(ApiError::new(StatusCode::NOT_FOUND, "unknown_turn", "There is no such turn in this session."));

@@ -4,8 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::Router;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::get;
 
 #[derive(Debug, Clone)]
 pub struct UiDir(PathBuf);
@@ -41,6 +43,26 @@ impl UiDir {
             Err(_) => not_found(),
         }
     }
+}
+
+/// The headers both origins put on every answer: the origin's own CSP, no framing, no sniffing, no referrer, no
+/// caching.
+pub(crate) fn set_security_headers(h: &mut HeaderMap, csp: &'static str) {
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(csp));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+}
+
+/// Under a base path, `/aiui` (no slash) redirects to `aiui/`: the page's relative links need the slash.
+pub(crate) fn with_bare_base_redirect<S: Clone + Send + Sync + 'static>(router: Router<S>, base: &str) -> Router<S> {
+    if base == "/" {
+        return router;
+    }
+    let bare = base.trim_end_matches('/').to_owned();
+    let target = format!("{}/", bare.rsplit('/').next().unwrap_or_default());
+    router.route(&bare, get(move || std::future::ready(Redirect::to(&target))))
 }
 
 fn content_type(path: &str) -> Option<&'static str> {

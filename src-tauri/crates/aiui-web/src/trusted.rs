@@ -10,7 +10,7 @@ use aiui_core::gate::{DecideError, Decision, Verdict};
 use aiui_core::tools::{Registry, ToolClass};
 use aiui_core::view::{AllowanceView, PendingView};
 use axum::extract::{ConnectInfo, Path, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -50,7 +50,7 @@ pub(crate) fn router(shared: Arc<Shared>, approval: Option<StoredHash>, totp: Op
         totp,
         last_code: Mutex::new(None),
     });
-    let mut router = Router::new()
+    let router = Router::new()
         .route(&base, get(page))
         .route(&format!("{base}trusted.html"), get(page))
         .route(&format!("{base}api/session"), get(session))
@@ -58,23 +58,14 @@ pub(crate) fn router(shared: Arc<Shared>, approval: Option<StoredHash>, totp: Op
         .route(&format!("{base}api/logout"), post(logout))
         .route(&format!("{base}api/invoke/{{command}}"), post(invoke))
         .route(&format!("{base}{{*path}}"), get(file));
-    if base != "/" {
-        let bare = base.trim_end_matches('/').to_owned();
-        let target = format!("{}/", bare.rsplit('/').next().unwrap_or_default());
-        router = router.route(&bare, get(move || std::future::ready(Redirect::to(&target))));
-    }
-    router.layer(axum::middleware::map_response(headers)).with_state(origin)
+    files::with_bare_base_redirect(router, &base).layer(axum::middleware::map_response(headers)).with_state(origin)
 }
 
 /// On every answer, whatever it is: no framing, no sniffing, no caching, no cross-origin window handle, and no
 /// cross-origin reads (CORP); and never an Access-Control-* header.
 async fn headers(mut response: Response) -> Response {
     let h = response.headers_mut();
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
-    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    files::set_security_headers(h, CSP);
     h.insert("cross-origin-opener-policy", HeaderValue::from_static("same-origin"));
     h.insert("cross-origin-resource-policy", HeaderValue::from_static("same-origin"));
     let cors: Vec<_> = h.keys().filter(|k| k.as_str().starts_with("access-control-")).cloned().collect();
@@ -85,17 +76,9 @@ async fn headers(mut response: Response) -> Response {
 }
 
 impl TrustedOrigin {
+    /// The caller's session, checked as for a change on every call: this origin's pages only ever POST.
     fn guard(&self, headers: &HeaderMap) -> Result<Arc<Session>, ApiError> {
-        let Some((_, session)) = self.sessions.find(headers) else {
-            tracing::warn!("refused a trusted request without a trusted session");
-            return Err(ApiError::signed_out());
-        };
-        let token = headers.get("x-csrf-token").and_then(|v| v.to_str().ok()).unwrap_or_default();
-        if !auth::same_origin(headers, self.shared.config.trust_proxy) || !auth::same_token(token, &session.csrf) {
-            tracing::warn!("refused a trusted request without this origin's CSRF token");
-            return Err(ApiError::forbidden_origin());
-        }
-        Ok(session)
+        self.sessions.checked(headers, self.shared.config.trust_proxy, "trusted").map(|(_, session)| session)
     }
 
     /// Whether `secret` is the approval passphrase, or a TOTP code not used before. Every try is counted by the
@@ -170,21 +153,12 @@ async fn login(
             "That is not the approval passphrase (or a current TOTP code). Only the node's owner can sign in here.",
         ));
     }
-    let (token, session) = origin.sessions.create();
-    let cookie = auth::session_cookie(COOKIE, &token, &config.base_path, config.secure_cookies);
-    let mut response = Json(json!({ "csrf": session.csrf })).into_response();
-    response.headers_mut().insert(header::SET_COOKIE, HeaderValue::from_str(&cookie).map_err(ApiError::internal)?);
-    Ok(response)
+    origin.sessions.signed_in(config)
 }
 
 async fn logout(State(origin): St, headers: HeaderMap) -> Result<Response, ApiError> {
     origin.guard(&headers)?;
-    origin.sessions.remove(&headers);
-    let config = &origin.shared.config;
-    let cookie = auth::expired_cookie(COOKIE, &config.base_path, config.secure_cookies);
-    let mut response = Json(json!({})).into_response();
-    response.headers_mut().insert(header::SET_COOKIE, HeaderValue::from_str(&cookie).map_err(ApiError::internal)?);
-    Ok(response)
+    origin.sessions.signed_out(&headers, &origin.shared.config)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
