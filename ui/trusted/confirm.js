@@ -39,7 +39,7 @@ function approvable() {
 const holdMode = () => document.body.classList.contains('hold');
 
 function hint(locked) {
-  if (holdMode()) return 'To approve, press and hold Approve until it fills. Deny is the safe choice.';
+  if (holdMode()) return 'To approve, press and hold Approve until it fills (with a keyboard, press it). Deny is the safe choice.';
   return locked
     ? 'Approve becomes available once this window has been in front of you for a second. Deny is the safe choice.'
     : 'Approve is available. Deny is the safe choice.';
