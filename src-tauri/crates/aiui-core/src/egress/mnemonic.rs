@@ -18,10 +18,34 @@
 //! abbreviations, and a run in a Latin-script list one misspelt word per twelve between two listed words.
 //! Electrum seeds and LND's aezeed use the English BIP-39 list, so they are found as English runs.
 
-use std::collections::{HashMap, HashSet};
+//!
+//! A line break is list punctuation too (one word per line, a numbered column, a grid of rows), but only where
+//! the text around it is laid out as a list. Ordinary text often ends a line with a few list words and starts
+//! the next with more ("...update the wallet" / "system will restart..."), and joined they make a run of twelve
+//! that no one wrote as a phrase. So a run may cross a line break only where each of the two lines is a list
+//! line: either a row of at most six words with nothing but list punctuation around them (one word per line,
+//! a numbered column, a grid such as aezeed's rows of four, a 12-word phrase in two rows), or a line that lends
+//! the run a single word (after a label, `mnemonic: wish`, or before trailing text). Joining two lines of ten
+//! list words each, as a log or a data dump can hold, would make a phrase no one wrote; rows of six or fewer
+//! are how phrases are written down, and a line of twelve is a phrase on its own. A run that crosses any other
+//! line break is a phrase only when its listed words, all of them, are a BIP-39 phrase with a valid checksum:
+//! every real BIP-39 phrase is, however it was wrapped, and a chance run passes once in 16 (12 words) to once
+//! in 256 (24). Whole-row layouts work without the checksum, so hand-copied phrases with a typo, Electrum seeds
+//! and aezeed grids are still found there. An attacker who controls the text can hide a phrase from any word
+//! screen (a full stop between words does it), so the rule is tuned for phrases written down by people and
+//! programs, and for logs that must reach the model unchanged.
+//!
+//! The screen runs on every cloud request, so this is a single pass over the bytes that allocates nothing for
+//! most words: an ASCII word is packed into an integer and looked up in a table built once, a word outside the
+//! lists' lengths is not looked up at all, and only a stretch of at least eleven listed words joined by list
+//! punctuation is examined further.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 use std::sync::LazyLock;
 
+use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
 
 /// The lists: the ten BIP-39 languages in `bip39::Language::ALL` order, then SLIP-39 (Shamir backup shares).
@@ -30,6 +54,16 @@ const LISTS: usize = 11;
 
 /// SLIP-39's English wordlist (1024 words), as published with the specification.
 const SLIP39_WORDS: &str = include_str!("slip39_english.txt");
+
+/// The fewest listed words a phrase holds: twelve words with one typo. A stretch with fewer is not looked at.
+const MIN_LISTED: usize = 11;
+
+/// BIP-39 phrase lengths.
+const BIP39_LENGTHS: [usize; 5] = [12, 15, 18, 21, 24];
+
+/// The most words a list line holds: a grid row (aezeed prints four, a 12-word phrase wrapped in two lines has
+/// six). Longer lines that join make a phrase only with a valid checksum.
+const MAX_ROW: usize = 6;
 
 struct List {
     kind: &'static str,
@@ -48,27 +82,113 @@ fn list(index: usize) -> List {
     }
 }
 
-/// Every folded word of every list, with a bit per list that holds it.
-static WORDS: LazyLock<HashMap<String, u16>> = LazyLock::new(|| {
-    let mut words: HashMap<String, u16> = HashMap::new();
+/// What the lists know of one folded word.
+#[derive(Clone, Copy)]
+struct Entry {
+    /// A bit per list that holds the word.
+    lists: u16,
+    /// The word's rank among all folded words in byte order: equal words have equal ids and ids sort as the
+    /// words do, so comparing words costs an integer compare.
+    id: u32,
+}
+
+/// An ASCII word of three to nine letters (every ASCII word of every list), lowercased and packed five bits a
+/// letter: hashing it costs one multiplication and no allocation.
+fn ascii_key(word: &[u8]) -> Option<u64> {
+    if !(3..=9).contains(&word.len()) {
+        return None;
+    }
+    let mut key = 0u64;
+    for &b in word {
+        let letter = b.to_ascii_lowercase();
+        if !letter.is_ascii_lowercase() {
+            return None;
+        }
+        key = key << 5 | u64::from(letter - b'a' + 1);
+    }
+    Some(key)
+}
+
+/// A multiplicative hash for keys that are already well spread integers; SipHash would cost more than the rest
+/// of the word's handling.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(self.0 ^ u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let h = n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = h ^ (h >> 29);
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
+
+struct Lexicon {
+    /// Folded ASCII words by [`ascii_key`].
+    ascii: FastMap<u64, Entry>,
+    /// Every other folded word (Chinese, Japanese, Korean).
+    other: HashMap<String, Entry>,
+    /// Per BIP-39 list, each word's index (0 to 2047) by its id, for the checksum. An English four-letter
+    /// abbreviation has the index of the word it names.
+    indexes: Vec<FastMap<u32, u16>>,
+}
+
+/// Every folded word of every list, built once.
+static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
+    let mut words: BTreeMap<String, u16> = BTreeMap::new();
+    let mut positions: Vec<(String, usize, u16)> = Vec::new();
     for (i, language) in bip39::Language::ALL.iter().enumerate() {
-        for word in language.word_list() {
-            *words.entry(fold(word)).or_default() |= 1 << i;
+        for (index, word) in (0u16..).zip(language.word_list()) {
+            let folded = fold(word);
+            *words.entry(folded.clone()).or_default() |= 1 << i;
+            positions.push((folded, i, index));
         }
         if *language == bip39::Language::English {
-            for word in language.word_list().iter().filter(|w| w.len() > 4) {
+            for (index, word) in (0u16..).zip(language.word_list()).filter(|(_, w)| w.len() > 4) {
                 *words.entry(word[..4].to_owned()).or_default() |= 1 << i;
+                positions.push((word[..4].to_owned(), i, index));
             }
         }
     }
     for word in SLIP39_WORDS.split_whitespace() {
         *words.entry(fold(word)).or_default() |= 1 << SLIP39;
     }
-    words
+    let mut lexicon = Lexicon {
+        ascii: FastMap::default(),
+        other: HashMap::new(),
+        indexes: (0..SLIP39).map(|_| FastMap::default()).collect(),
+    };
+    let mut ids: HashMap<String, u32> = HashMap::new();
+    for (id, (word, lists)) in (0u32..).zip(words) {
+        let entry = Entry { lists, id };
+        match ascii_key(word.as_bytes()) {
+            Some(key) if word.is_ascii() => lexicon.ascii.insert(key, entry),
+            _ => lexicon.other.insert(word.clone(), entry),
+        };
+        ids.insert(word, id);
+    }
+    for (word, list, index) in positions {
+        lexicon.indexes[list].insert(ids[&word], index);
+    }
+    lexicon
 });
 
-/// The bits of the Latin-script lists, where a hand-copied phrase may hold a typo. Computed once: which BIP-39 languages these are depends on the crate's
-/// order, so it is looked up rather than written down.
+/// The bits of the Latin-script lists, where a hand-copied phrase may hold a typo. Computed once: which BIP-39
+/// languages these are depends on the crate's order, so it is looked up rather than written down.
 static LATIN_LISTS: LazyLock<u16> = LazyLock::new(|| {
     use bip39::Language::*;
     let mut mask = 1 << SLIP39;
@@ -88,27 +208,13 @@ fn fold(word: &str) -> String {
     word.nfkd().filter(|c| !('\u{300}'..='\u{36f}').contains(c)).flat_map(char::to_lowercase).collect()
 }
 
-/// The lists that hold `raw`, and its folded form when any does. An ASCII word outside every list's lengths
-/// (3 to 9 letters) is not looked up, and one that is looked up is lowercased on the stack: most of a text's
-/// words are neither, and this runs once per word.
-fn lookup(raw: &str) -> (u16, String) {
-    if raw.is_ascii() {
-        if !(3..=9).contains(&raw.len()) {
-            return (0, String::new());
-        }
-        let mut buf = [0u8; 9];
-        buf[..raw.len()].copy_from_slice(raw.as_bytes());
-        buf.make_ascii_lowercase();
-        let word = std::str::from_utf8(&buf[..raw.len()]).unwrap_or_default();
-        return match WORDS.get(word) {
-            Some(&lists) => (lists, word.to_owned()),
-            None => (0, String::new()),
-        };
-    }
+/// The lists' entry for a word that is not all ASCII (an ASCII one goes straight to [`ascii_key`]).
+fn lookup_unicode(raw: &str) -> Option<Entry> {
     let word = fold(raw);
-    match WORDS.get(&word) {
-        Some(&lists) => (lists, word),
-        None => (0, String::new()),
+    if word.is_ascii() {
+        ascii_key(word.as_bytes()).and_then(|key| LEXICON.ascii.get(&key).copied())
+    } else {
+        LEXICON.other.get(&word).copied()
     }
 }
 
@@ -125,12 +231,16 @@ struct Token {
     range: Range<usize>,
     /// The lists that hold this word.
     lists: u16,
+    /// The folded word's id when a list holds it.
+    id: u32,
     /// A lowercase word of wordlist length, which may be a typo in a Latin-script list.
     typo_shaped: bool,
-    /// Whether only list punctuation separates this token from the one before it.
-    joined: bool,
-    /// The folded word when a list holds it, else empty: only listed words are compared.
-    word: String,
+    /// A line break (a JSON `\n` escape too) lies between this token and the one before it.
+    new_line: bool,
+    /// Only list punctuation lies between the start of this token's line and the token.
+    opens_line: bool,
+    /// Only list punctuation lies between the token and the end of its line.
+    closes_line: bool,
 }
 
 impl Token {
@@ -148,6 +258,9 @@ impl Token {
 /// Whether `gap` is only what people put between the words of a written-down phrase. A JSON escape such as
 /// `\n` counts, because tool results often carry JSON inside a JSON string.
 fn is_list_gap(gap: &str) -> bool {
+    if gap == " " || gap == ", " {
+        return true;
+    }
     let mut chars = gap.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
@@ -172,6 +285,31 @@ fn is_list_gap(gap: &str) -> bool {
     true
 }
 
+/// Where the line breaks of `gap` are: the start of the first and the end of the last, or `None`. A JSON `\n`
+/// or `\r` escape is a line break: a tool result often carries a file inside a JSON string.
+fn line_breaks(gap: &str) -> Option<(usize, usize)> {
+    let bytes = gap.as_bytes();
+    let mut first = None;
+    let mut last_end = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' | b'\r' => {
+                first.get_or_insert(i);
+                i += 1;
+                last_end = i;
+            }
+            b'\\' if matches!(bytes.get(i + 1), Some(b'n' | b'r')) => {
+                first.get_or_insert(i);
+                i += 2;
+                last_end = i;
+            }
+            _ => i += 1,
+        }
+    }
+    first.map(|first| (first, last_end))
+}
+
 /// Han characters are one word each in the Chinese lists; kana and Han words need a separator to count.
 fn is_han(c: char) -> bool {
     matches!(c, '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{f900}'..='\u{faff}')
@@ -185,69 +323,249 @@ fn is_word_char(c: char) -> bool {
     c.is_alphabetic() || matches!(c, '\u{300}'..='\u{36f}' | '\u{3099}'..='\u{309a}')
 }
 
-fn tokenize(text: &str) -> Vec<Token> {
-    let mut tokens: Vec<Token> = Vec::new();
-    let mut prev: Option<(usize, bool)> = None;
-    let mut chars = text.char_indices().peekable();
-    while let Some((start, c)) = chars.next() {
-        if c == '\\' && chars.peek().is_some_and(|(_, n)| matches!(n, 'n' | 'r' | 't')) {
-            chars.next();
-            continue;
-        }
-        if !is_word_char(c) {
-            continue;
-        }
-        let mut end = start + c.len_utf8();
-        if !is_han(c) {
-            while let Some(&(i, n)) = chars.peek() {
-                if !is_word_char(n) || is_han(n) {
-                    break;
-                }
-                end = i + n.len_utf8();
-                chars.next();
-            }
-        }
-        let raw = &text[start..end];
-        let cjk = raw.chars().next().is_some_and(is_cjk);
-        let joined = prev.is_some_and(|(prev_end, prev_cjk)| {
-            let gap = &text[prev_end..start];
-            is_list_gap(gap) && (!(cjk || prev_cjk) || !gap.is_empty())
-        });
-        let (lists, word) = lookup(raw);
-        let length = raw.chars().count();
-        let typo_shaped = (3..=8).contains(&length) && raw.chars().all(|c| c.is_lowercase() || !c.is_alphabetic());
-        tokens.push(Token { range: start..end, lists, typo_shaped, joined, word });
-        prev = Some((end, cjk));
+/// The end of the word that starts at `start` with `first`, and whether it is all ASCII. A Han character is a
+/// word of its own.
+fn word_end(text: &str, start: usize, first: char) -> (usize, bool) {
+    let bytes = text.as_bytes();
+    let mut end = start + first.len_utf8();
+    let mut ascii = first.is_ascii();
+    if is_han(first) {
+        return (end, false);
     }
-    tokens
+    while end < bytes.len() {
+        if bytes[end].is_ascii_alphabetic() {
+            end += 1;
+            continue;
+        }
+        if bytes[end].is_ascii() {
+            break;
+        }
+        match text[end..].chars().next() {
+            Some(c) if is_word_char(c) && !is_han(c) => {
+                end += c.len_utf8();
+                ascii = false;
+            }
+            _ => break,
+        }
+    }
+    (end, ascii)
+}
+
+/// The stretch of candidate words being read: listed in some list, or shaped like a typo of one, each joined to
+/// the one before by list punctuation. Only a stretch with enough listed words is examined.
+#[derive(Default)]
+struct Run {
+    tokens: Vec<Token>,
+    listed: usize,
+}
+
+impl Run {
+    fn push(&mut self, token: Token) {
+        self.listed += usize::from(token.lists != 0);
+        self.tokens.push(token);
+    }
+
+    fn flush(&mut self, found: &mut Vec<(Range<usize>, &'static str)>) {
+        if self.listed >= MIN_LISTED {
+            examine(&self.tokens, found);
+        }
+        self.tokens.clear();
+        self.listed = 0;
+    }
 }
 
 /// The byte ranges of the seed phrases in `text`, each from its first word to its last, with the kind to name
 /// (`bip39` or `slip39`).
 pub(super) fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
-    let tokens = tokenize(text);
+    let bytes = text.as_bytes();
     let mut found = Vec::new();
+    let mut run = Run::default();
+    // The previous token's end, whether it was CJK, and whether it is the last token of `run`.
+    let mut prev: Option<(usize, bool)> = None;
+    let mut prev_candidate = false;
+    let mut at = 0;
+    while at < bytes.len() {
+        let b = bytes[at];
+        let first = if b.is_ascii_alphabetic() {
+            char::from(b)
+        } else if b.is_ascii() {
+            let escape = b == b'\\' && matches!(bytes.get(at + 1), Some(b'n' | b'r' | b't'));
+            at += if escape { 2 } else { 1 };
+            continue;
+        } else {
+            let Some(c) = text[at..].chars().next() else { break };
+            if !is_word_char(c) {
+                at += c.len_utf8();
+                continue;
+            }
+            c
+        };
+        let start = at;
+        let (end, ascii) = word_end(text, start, first);
+        at = end;
+        let raw = &text[start..end];
+        let (entry, typo_shaped) = if ascii {
+            let entry = ascii_key(raw.as_bytes()).and_then(|key| LEXICON.ascii.get(&key).copied());
+            (entry, (3..=8).contains(&raw.len()) && raw.bytes().all(|b| b.is_ascii_lowercase()))
+        } else {
+            let length = raw.chars().count();
+            let lowercase = raw.chars().all(|c| c.is_lowercase() || !c.is_alphabetic());
+            (lookup_unicode(raw), (3..=8).contains(&length) && lowercase)
+        };
+        let candidate = entry.is_some() || typo_shaped;
+        let cjk = !ascii && is_cjk(first);
+        if candidate || prev_candidate {
+            let gap_start = prev.map_or(0, |(end, _)| end);
+            let gap = &text[gap_start..start];
+            let breaks = line_breaks(gap);
+            if prev_candidate && let Some(last) = run.tokens.last_mut() {
+                last.closes_line = breaks.is_some_and(|(first, _)| is_list_gap(&gap[..first]));
+            }
+            if candidate {
+                let prev_cjk = prev.is_some_and(|(_, cjk)| cjk);
+                let joined = prev.is_some() && is_list_gap(gap) && (!(cjk || prev_cjk) || !gap.is_empty());
+                let opens_line = match breaks {
+                    Some((_, last)) => is_list_gap(&gap[last..]),
+                    None => prev.is_none() && is_list_gap(gap),
+                };
+                let lists = entry.map_or(0, |e| e.lists);
+                // Two words in a row that no list holds end every window (see `phrases`), so they end the run.
+                let continues =
+                    prev_candidate && joined && (lists != 0 || run.tokens.last().is_some_and(|t| t.lists != 0));
+                if !continues {
+                    run.flush(&mut found);
+                }
+                run.push(Token {
+                    range: start..end,
+                    lists,
+                    id: entry.map_or(0, |e| e.id),
+                    typo_shaped,
+                    new_line: breaks.is_some(),
+                    opens_line,
+                    closes_line: false,
+                });
+            } else {
+                run.flush(&mut found);
+            }
+        }
+        prev = Some((end, cjk));
+        prev_candidate = candidate;
+    }
+    if prev_candidate && let (Some(last), Some((end, _))) = (run.tokens.last_mut(), prev) {
+        let rest = &text[end..];
+        let line_rest = line_breaks(rest).map_or(rest, |(first, _)| &rest[..first]);
+        last.closes_line = is_list_gap(line_rest);
+    }
+    run.flush(&mut found);
+    found
+}
+
+/// Looks for phrases in one run, list by list. Each list is looked at on its own: a real phrase never mixes
+/// languages.
+fn examine(run: &[Token], found: &mut Vec<(Range<usize>, &'static str)>) {
     for index in 0..LISTS {
         let list = list(index);
-        // Most lists hold none of a text's words: skip them without walking the chains.
-        let listed = tokens.iter().filter(|t| t.lists & (1 << index) != 0).count();
+        let listed = run.iter().filter(|t| t.lists & (1 << index) != 0).count();
         if listed + 1 < list.min_words {
             continue;
         }
+        // A chain is a stretch of listed and typo tokens (in a run, list punctuation joins them all).
         let mut start = 0;
-        while start < tokens.len() {
-            // A chain is a stretch of listed and typo tokens with list punctuation between them.
+        while start < run.len() {
             let mut end = start + 1;
-            if tokens[start].class(index) != Class::Other {
-                while end < tokens.len() && tokens[end].joined && tokens[end].class(index) != Class::Other {
+            if run[start].class(index) != Class::Other {
+                while end < run.len() && run[end].class(index) != Class::Other {
                     end += 1;
                 }
-                found.extend(phrases(&tokens[start..end], index, &list).into_iter().map(|r| (r, list.kind)));
+                found.extend(chain_phrases(&run[start..end], index, &list).into_iter().map(|r| (r, list.kind)));
             }
             start = end;
         }
     }
-    found
+}
+
+/// The phrases of one chain, with the line rule of the module comment: a window may cross a line break only
+/// where both lines are list lines, unless its words carry a valid BIP-39 checksum.
+fn chain_phrases(chain: &[Token], index: usize, list: &List) -> Vec<Range<usize>> {
+    let spans = phrases(chain, index, list);
+    // Where the chain's lines start: a token after a line break.
+    let starts: Vec<usize> = (1..chain.len()).filter(|&i| chain[i].new_line).collect();
+    if spans.is_empty() || starts.is_empty() {
+        return spans;
+    }
+    let bounds: Vec<usize> = std::iter::once(0).chain(starts.iter().copied()).chain([chain.len()]).collect();
+    let list_line: Vec<bool> = bounds
+        .windows(2)
+        .map(|w| {
+            let (first, end) = (w[0], w[1]);
+            let whole = (first > 0 || chain[0].opens_line) && (end < chain.len() || chain[end - 1].closes_line);
+            let no_two_typos =
+                chain[first..end].windows(2).all(|pair| pair.iter().any(|t| t.class(index) != Class::Typo));
+            end - first == 1 || (whole && end - first <= MAX_ROW && no_two_typos)
+        })
+        .collect();
+    // The token indexes where a line break may not join the lines.
+    let weak: Vec<usize> =
+        (1..list_line.len()).filter(|&i| !(list_line[i - 1] && list_line[i])).map(|i| bounds[i]).collect();
+    if weak.is_empty() {
+        return spans;
+    }
+    let mut confirmed: Vec<Range<usize>> = Vec::new();
+    let mut from = 0;
+    for &to in weak.iter().chain([&chain.len()]) {
+        confirmed.extend(phrases(&chain[from..to], index, list));
+        from = to;
+    }
+    let mut checksummed = Vec::new();
+    if index < SLIP39 {
+        let mut first = 0;
+        while first < chain.len() {
+            let mut end = first;
+            while end < chain.len() && chain[end].class(index) == Class::Listed {
+                end += 1;
+            }
+            // The whole stretch of listed words, not a window of it: a long benign stretch holds many windows,
+            // and each would pass the checksum once in 16.
+            let stretch = &chain[first..end];
+            let crosses = weak.iter().any(|&w| w > first && w < end);
+            if crosses && BIP39_LENGTHS.contains(&stretch.len()) && valid_checksum(stretch, index) {
+                checksummed.push(stretch[0].range.start..stretch[stretch.len() - 1].range.end);
+            }
+            first = end + 1;
+        }
+    }
+    confirmed.extend(checksummed.iter().cloned());
+    // A phrase found within list lines, or by its checksum, takes its whole window: a label line's first word
+    // or a last line's final one belong to it.
+    let mut out: Vec<Range<usize>> =
+        spans.into_iter().filter(|s| confirmed.iter().any(|c| c.start < s.end && s.start < c.end)).collect();
+    out.extend(checksummed);
+    out
+}
+
+/// Whether `words` (12 to 24 words of BIP-39 list `index`) carry the checksum BIP-39 ends a phrase with: the
+/// first bits of the SHA-256 of the entropy the words spell.
+fn valid_checksum(words: &[Token], index: usize) -> bool {
+    let mut bytes = [0u8; 33];
+    let (mut acc, mut bits, mut at) = (0u32, 0u32, 0);
+    for word in words {
+        let Some(&value) = LEXICON.indexes[index].get(&word.id) else { return false };
+        acc = acc << 11 | u32::from(value);
+        bits += 11;
+        while bits >= 8 {
+            bits -= 8;
+            bytes[at] = (acc >> bits) as u8;
+            at += 1;
+            acc &= (1 << bits) - 1;
+        }
+    }
+    if bits > 0 {
+        bytes[at] = (acc << (8 - bits)) as u8;
+    }
+    let checksum_bits = words.len() * 11 / 33;
+    let entropy = (words.len() * 11 - checksum_bits) / 8;
+    let hash = Sha256::digest(&bytes[..entropy]);
+    hash[0] >> (8 - checksum_bits) == bytes[entropy] >> (8 - checksum_bits)
 }
 
 /// The phrases within one chain: windows that open and close on a listed word, hold at least `min_words` words
@@ -261,15 +579,17 @@ fn phrases(chain: &[Token], index: usize, list: &List) -> Vec<Range<usize>> {
         return Vec::new();
     }
     let mut spans: Vec<Range<usize>> = Vec::new();
+    let mut seen: Vec<u32> = Vec::with_capacity(list.max_tokens);
     for first in 0..chain.len() {
         if chain[first].class(index) != Class::Listed {
             continue;
         }
         let mut typos = 0;
-        let mut seen: HashSet<&str> = HashSet::new();
+        seen.clear();
+        let mut distinct = 0;
         let mut listed = 0;
         let mut sorted = true;
-        let mut previous: Option<&str> = None;
+        let mut previous: Option<u32> = None;
         let mut last = None;
         for (j, token) in chain.iter().enumerate().skip(first).take(list.max_tokens) {
             if token.class(index) == Class::Typo {
@@ -279,13 +599,16 @@ fn phrases(chain: &[Token], index: usize, list: &List) -> Vec<Range<usize>> {
                 typos += 1;
                 continue;
             }
-            let word = token.word.as_str();
+            let word = token.id;
             listed += 1;
-            seen.insert(word);
+            if !seen.contains(&word) {
+                seen.push(word);
+                distinct += 1;
+            }
             sorted &= previous.is_none_or(|p| p <= word);
             previous = Some(word);
             let len = j - first + 1;
-            let random_looking = seen.len() * 4 >= listed * 3 && !sorted;
+            let random_looking = distinct * 4 >= listed * 3 && !sorted;
             if len >= list.min_words && typos * 12 <= len && random_looking {
                 last = Some(j);
             }

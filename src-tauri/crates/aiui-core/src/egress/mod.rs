@@ -183,6 +183,10 @@ impl Screen {
             Screened::Clean { text, report } => (text, report),
             blocked => return blocked,
         };
+        // A pass that changed nothing would change nothing again: most texts are screened once.
+        if report.is_clean() {
+            return Screened::Clean { text, report };
+        }
         for _ in 1..MAX_PASSES {
             match self.screen_once(&text, origin) {
                 Screened::Clean { text: again, report: more } => {

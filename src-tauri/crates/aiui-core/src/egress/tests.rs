@@ -90,6 +90,95 @@ fn seed_phrases_need_twelve_list_words_in_list_form() {
     check(T, sorted, sorted);
 }
 
+/// Found while measuring the screen (issue 13): lines of the benign corpus that each hold fewer than twelve list
+/// words, set one after another as a tool result sets them, were joined across their line breaks into runs of
+/// twelve and more and redacted (26 runs in the bench's 124 KB body). These are those lines, as they met.
+#[test]
+fn list_words_on_neighbouring_lines_are_not_joined_into_a_phrase() {
+    let texts = [
+        // A label line's last eleven words, then a line of ten: 21 in a row.
+        "words: today path spare dog hood scheme pave kit perfect small vivid\n\
+         catalog, silly, prison, race, blossom, initial, sight, joke, stable, travel\n\
+         tags: various season fabric pen chase dumb / deer tumble boat diagram attitude improve",
+        // A numbered line of eleven, then a log line that starts with list words.
+        "1. manual 2. neck 3. million 4. nephew 5. lunar 6. ability 7. kite 8. biology 9. rose 10. midnight 11. slab\n\
+         macaroon check failed for payment 61f6605df7697b9e6ff7ce8b78868a1eb603beec864b3f8bc916f11027dd4d0d",
+        // Prose whose lines end and start with list words.
+        "please chest sorry among manual column. off exit lawsuit awkward dice filter. easily gown income genuine move cash\n\
+         enact attract wild loan donate fly fuel cereal: brisk argue position game fragile barely approve local\n\
+         grit near adapt recall myth wing feature and the cluster culture urban pave innocent room assault is the raw \
+         leave faculty void huge priority pond",
+        // Test data: the tail of an array, a numbered line of eleven, an array of ten, then single words.
+        "expected = [true, true, false, true, one, false, zero, true, zero, true, false, true, zero, zero, zero, false, \
+         true, true, true, false]\n\
+         1. extend 2. boil 3. copy 4. weather 5. orbit 6. private 7. history 8. rather 9. detect 10. better 11. industry\n\
+         [\"ability\", \"figure\", \"genius\", \"indicate\", \"abstract\", \"tower\", \"exact\", \"market\", \"scan\", \"fat\"]\n\
+         night\nhair",
+    ];
+    for text in texts {
+        check(Origin::ToolResult, text, text);
+        check(Origin::Owner, text, text);
+        // The same lines inside a JSON string, as a tool that returns JSON carries a file.
+        let escaped = text.replace('\n', "\\n");
+        check(Origin::ToolResult, &escaped, &escaped);
+    }
+}
+
+/// A real phrase (valid checksum) of `words` words from fixed entropy, in `language`.
+fn real_phrase(language: bip39::Language, words: usize) -> Vec<String> {
+    let entropy: Vec<u8> = (0..words / 3 * 4).map(|i| (i as u8).wrapping_mul(97).wrapping_add(13)).collect();
+    bip39::Mnemonic::from_entropy_in(language, &entropy).unwrap().words().map(str::to_owned).collect()
+}
+
+/// The line rule from the other side: every way a phrase is written in lines is still caught, and a phrase
+/// wrapped in the middle of other text is caught by its checksum.
+#[test]
+fn a_phrase_split_across_lines_is_still_caught() {
+    use Origin::ToolResult as T;
+    let words = real_phrase(bip39::Language::English, 12);
+    check(T, &words.join("\n"), "[redacted:bip39]");
+    let numbered: Vec<String> = words.iter().enumerate().map(|(i, w)| format!("{}. {w}", i + 1)).collect();
+    check(T, &format!("Backup:\n{}\n", numbered.join("\n")), "Backup:\n1. [redacted:bip39]\n");
+    check(T, &format!("mnemonic: {}\nthanks!", words.join("\n")), "mnemonic: [redacted:bip39]\nthanks!");
+    check(T, &format!("{{\"seed\": \"{}\"}}", words.join("\\n")), "{\"seed\": \"[redacted:bip39]\"}");
+    // Rows of three, numbered like a backup card.
+    let rows: Vec<String> = numbered.chunks(3).map(|row| row.join("  ")).collect();
+    check(T, &rows.join("\n"), "1. [redacted:bip39]");
+    // Hand-copied with a typo, one word per line: no checksum to lean on, the layout is enough.
+    let mut typo = words.clone();
+    typo[5] = "qqqq".to_owned();
+    check(T, &typo.join("\n"), "[redacted:bip39]");
+    for length in [12, 15, 18, 21, 24] {
+        for language in [bip39::Language::English, bip39::Language::Spanish, bip39::Language::Japanese] {
+            let words = real_phrase(language, length);
+            let separator = if language == bip39::Language::Japanese { "\u{3000}" } else { " " };
+            // Wrapped in the middle of other text: the lines are not list lines, the checksum decides.
+            let (head, tail) = words.split_at(length / 2 + 1);
+            let wrapped = format!("seed: {}\n{} (written 2024-05-01)", head.join(separator), tail.join(separator));
+            check(T, &wrapped, "seed: [redacted:bip39] (written 2024-05-01)");
+            // The same words with a last word that breaks the checksum are not a phrase in that layout, as long
+            // as neither line holds twelve words (a line of twelve is a phrase by itself).
+            if length == 24 {
+                continue;
+            }
+            let mut broken = words.clone();
+            let list = language.word_list();
+            let last = list.iter().position(|w| *w == broken[length - 1]).unwrap();
+            broken[length - 1] = (1..list.len())
+                .map(|step| list[(last + step) % list.len()].to_owned())
+                .find(|w| {
+                    let mut candidate = broken.clone();
+                    candidate[length - 1] = w.clone();
+                    bip39::Mnemonic::parse_in(language, candidate.join(" ")).is_err()
+                })
+                .unwrap();
+            let (head, tail) = broken.split_at(length / 2 + 1);
+            let wrapped = format!("seed: {}\n{} (written 2024-05-01)", head.join(separator), tail.join(separator));
+            check(T, &wrapped, &wrapped);
+        }
+    }
+}
+
 /// The shapes an independent corpus got through before the inventory (issue 11), and two traps around them.
 #[test]
 fn shapes_found_missing_from_outside_are_caught() {
