@@ -145,19 +145,39 @@ async fn fallthrough() {
     println!();
 }
 
-/// Discovery and payment on the Routstr leg: relay REQs counted at the relay, requests counted at the mint.
+/// AIUI's mint requests per path between two snapshots of [`support::mint::TestMint::aiui_requests_by_path`].
+fn path_delta(before: &[(String, usize)], after: &[(String, usize)]) -> Vec<(String, usize)> {
+    after
+        .iter()
+        .map(|(path, n)| (path.clone(), n - before.iter().find(|(p, _)| p == path).map_or(0, |(_, b)| *b)))
+        .filter(|(_, n)| *n > 0)
+        .collect()
+}
+
+fn show_paths(paths: &[(String, usize)], per: usize) -> String {
+    let shown: Vec<String> =
+        paths.iter().map(|(path, n)| format!("{path} {}", trim_float(*n as f64 / per as f64))).collect();
+    if shown.is_empty() { "none".into() } else { shown.join(", ") }
+}
+
+fn trim_float(x: f64) -> String {
+    if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x:.1}") }
+}
+
+/// Discovery and payment on the Routstr leg: relay REQs counted at the relay, AIUI's requests counted at the mint
+/// per path (the test provider's own requests to redeem and make change are left out).
 async fn paid_turns() {
     const ROUNDS: usize = 10;
     let replies = (0..=ROUNDS).map(|_| openai("answer_plain.json")).collect();
     let p = paid(100_000, replies).await;
-    let (relay0, mint0) = (p.relay.queries(), p.mint.requests());
+    let (relay0, mint0, paths0) = (p.relay.queries(), p.mint.aiui_requests(), p.mint.aiui_requests_by_path());
     let cold = answered(&p.h, "Is everything running?").await;
-    let (relay1, mint1) = (p.relay.queries(), p.mint.requests());
+    let (relay1, mint1, paths1) = (p.relay.queries(), p.mint.aiui_requests(), p.mint.aiui_requests_by_path());
     let mut warm = Vec::with_capacity(ROUNDS);
     for _ in 0..ROUNDS {
         warm.push(answered(&p.h, "Is everything running?").await);
     }
-    let (relay2, mint2) = (p.relay.queries(), p.mint.requests());
+    let (relay2, mint2, paths2) = (p.relay.queries(), p.mint.aiui_requests(), p.mint.aiui_requests_by_path());
     p.assert_ceiling_and_conservation().await;
     let warm = stats(warm);
 
@@ -181,6 +201,8 @@ async fn paid_turns() {
     );
     println!("{:<40} {:>10.2} {:>14} {:>16}", "unpaid turn (Claude leg), baseline", ms(unpaid.p50), "-", "-");
     println!("{:<40} {:>9.1}x", "paid / unpaid", warm.p50.as_secs_f64() / unpaid.p50.as_secs_f64());
+    println!("  AIUI's mint requests by path, cold turn: {}", show_paths(&path_delta(&paths0, &paths1), 1));
+    println!("  AIUI's mint requests by path, per warm turn: {}", show_paths(&path_delta(&paths1, &paths2), ROUNDS));
     println!();
 }
 
