@@ -84,6 +84,9 @@ pub struct Payments {
     policy: ReconcilePolicy,
     /// Sends in progress hold it shared; cdk's saga recovery, which would undo a send half-way, holds it alone.
     sends: Arc<tokio::sync::RwLock<()>>,
+    /// Held while cdk chooses and reserves proofs for a send, so two concurrent payments do not pick the same
+    /// proofs and one of them fail (that choice is local and brief; the swap and the send run unserialized).
+    choosing: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl Payments {
@@ -96,6 +99,7 @@ impl Payments {
             refunds: Arc::new(OnceLock::new()),
             policy: ReconcilePolicy::default(),
             sends: Arc::new(tokio::sync::RwLock::new(())),
+            choosing: Arc::new(tokio::sync::Mutex::new(())),
         }
     }
 
@@ -212,7 +216,10 @@ impl Payments {
         // mint refuses an inactive keyset): asking the mint for them before every payment was two round trips that
         // told the wallet nothing new.
         let options = SendOptions { include_fee: true, ..SendOptions::default() };
-        let prepared = wallet.prepare_send(price_sats.into(), options).await.map_err(|e| classify(mint, e))?;
+        let prepared = {
+            let _choosing = self.choosing.lock().await;
+            wallet.prepare_send(price_sats.into(), options).await.map_err(|e| classify(mint, e))?
+        };
         if prepared.proofs_to_swap().is_empty() {
             // cdk builds this token offline from proofs the wallet holds, so nothing has shown the mint is up; a
             // token from a mint that cannot be reached is worthless to the provider. One `GET /v1/info` asks. (When
