@@ -13,10 +13,10 @@ mod support;
 use std::time::{Duration, Instant};
 
 use aiui_core::agent::{HISTORY_WINDOW, OperatorConfig, TurnOutcome};
-use aiui_core::store::ConversationId;
 use aiui_core::backends::chain::{Chain, TurnContext};
 use aiui_core::backends::{ChatRequest, Message};
 use aiui_core::budget::PaymentPolicy;
+use aiui_core::store::ConversationId;
 use aiui_core::tools::Registry;
 use serde_json::{Value, json};
 
