@@ -54,6 +54,30 @@ async fn a_warm_discovery_cache_makes_no_relay_request() {
     assert_eq!(p.relay.queries(), after_first, "the second turn made no relay round trip");
 }
 
+/// Issue 13's goal, counted at the mint (AIUI's requests only, not the provider's redemptions): at most two mint
+/// round trips per paid request, and the sends the requests left open in cdk are closed later with one checkstate.
+#[tokio::test]
+async fn a_paid_request_makes_at_most_two_mint_requests() {
+    let p = paid(1000, (0..3).map(|_| openai("answer_plain.json")).collect()).await;
+    for turn in 0..3 {
+        let before = p.mint.aiui_requests();
+        let (_, outcome) = p.h.turn("Is everything running?", None).await;
+        assert!(matches!(outcome, TurnOutcome::Answered { .. }), "{outcome:?}");
+        let made = p.mint.aiui_requests() - before;
+        assert!(made <= 2, "turn {turn}: {made} mint requests ({:?})", p.mint.aiui_requests_by_path());
+    }
+    let checkstates = |p: &crate::support::paid::Paid| {
+        p.mint.aiui_requests_by_path().iter().find(|(path, _)| path == "/v1/checkstate").map_or(0, |(_, n)| *n)
+    };
+    let before = checkstates(&p);
+    p.payments.reconcile().await.expect("reconcile runs");
+    assert_eq!(checkstates(&p) - before, 1, "three settled sends, one checkstate");
+    let again = checkstates(&p);
+    p.payments.reconcile().await.expect("reconcile runs");
+    assert_eq!(checkstates(&p), again, "the closed sends are not asked about again");
+    p.assert_ceiling_and_conservation().await;
+}
+
 #[tokio::test]
 async fn openai_string_arguments_are_parsed_once_at_the_edge() {
     let p = paid(1000, vec![openai("call_bad_arguments.json"), openai("answer_plain.json")]).await;

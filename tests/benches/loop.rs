@@ -12,11 +12,12 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use aiui_core::agent::{HISTORY_WINDOW, TurnOutcome};
+use aiui_core::agent::{HISTORY_WINDOW, OperatorConfig, TurnOutcome};
 use aiui_core::backends::chain::{Chain, TurnContext};
 use aiui_core::backends::{ChatRequest, Message};
 use aiui_core::budget::PaymentPolicy;
-use aiui_core::tools::{Grants, Registry};
+use aiui_core::store::ConversationId;
+use aiui_core::tools::Registry;
 use serde_json::{Value, json};
 
 use support::assistant::{API_KEY, Harness, claude_leg, harness_with, ollama_leg};
@@ -68,16 +69,18 @@ async fn turns(chain: Chain, rounds: usize) -> (Duration, Vec<Duration>, Harness
     (cold, warm, h)
 }
 
-/// The backend call alone: the Claude leg's send over loopback (body built once), as the loop makes it.
+/// The backend call alone: the Claude leg's send over loopback of the body a turn in a new conversation sends
+/// (the same system prompt, tools, limit and one owner message), built once, as the loop makes it.
 async fn backend_alone(rounds: usize) -> Vec<Duration> {
     let server = claude_server(rounds + 1).await;
     let leg = claude_leg(&server.url, Some(API_KEY));
     let context = TurnContext { policy: PaymentPolicy::nothing(), node: None };
+    let config = OperatorConfig::default();
     let request = ChatRequest {
-        system: String::new(),
-        messages: vec![Message::User { text: "Is everything running?".into() }],
-        tools: Registry::node_tools().defs(&Grants::default()),
-        max_tokens: 1024,
+        system: config.system_prompt.clone(),
+        messages: vec![Message::User { text: QUESTION.into() }],
+        tools: Registry::node_tools().defs(&config.grants),
+        max_tokens: config.max_tokens,
     };
     let id = leg.check(&request, &context).await.expect("the Claude leg is usable");
     let body = leg.request_body(&id, &request);
@@ -92,13 +95,34 @@ async fn backend_alone(rounds: usize) -> Vec<Duration> {
     times
 }
 
+const QUESTION: &str = "Is everything running?";
+
+/// One turn in `conversation`, timed from the call to the answer (events are read after).
+async fn answered_in(h: &Harness, conversation: &ConversationId) -> Duration {
+    let (events, _) = tokio::sync::mpsc::unbounded_channel();
+    let start = Instant::now();
+    let outcome = h.agent.turn(conversation, QUESTION, &events).await.expect("the turn ran");
+    let took = start.elapsed();
+    assert!(matches!(outcome, TurnOutcome::Answered { .. }), "the turn was answered: {outcome:?}");
+    took
+}
+
+/// Each timed turn opens a new conversation, so the turn sends the same body as the baseline: a turn in a long
+/// conversation sends its history too, which is the store section's question, not this one's.
 async fn overhead() {
     const ROUNDS: usize = 300;
     let backend = stats(backend_alone(ROUNDS).await);
     let server = claude_server(ROUNDS + 1).await;
-    let (_, warm, _h) = turns(Chain::new(vec![claude_leg(&server.url, Some(API_KEY))]), ROUNDS).await;
+    let h = harness_with(Chain::new(vec![claude_leg(&server.url, Some(API_KEY))]), Duration::from_secs(30)).await;
+    answered(&h, QUESTION).await;
+    let mut warm = Vec::with_capacity(ROUNDS);
+    for _ in 0..ROUNDS {
+        let conversation = h.agent.store.create_conversation("bench").expect("a conversation");
+        warm.push(answered_in(&h, &conversation).await);
+    }
     let turn = stats(warm);
-    println!("loop overhead per turn ({ROUNDS} turns; Claude leg on a loopback wire server, so screening runs)");
+    println!("loop overhead per turn ({ROUNDS} turns, each the first of a new conversation; Claude leg on a loopback");
+    println!("wire server, so screening runs; the baseline sends the same body over the same loopback)");
     println!("{:<40} {:>10} {:>10}", "", "p50 ms", "p99 ms");
     println!("{:<40} {:>10.3} {:>10.3}", "backend call alone (send over loopback)", ms(backend.p50), ms(backend.p99));
     println!("{:<40} {:>10.3} {:>10.3}", "whole turn", ms(turn.p50), ms(turn.p99));
@@ -145,19 +169,39 @@ async fn fallthrough() {
     println!();
 }
 
-/// Discovery and payment on the Routstr leg: relay REQs counted at the relay, requests counted at the mint.
+/// AIUI's mint requests per path between two snapshots of [`support::mint::TestMint::aiui_requests_by_path`].
+fn path_delta(before: &[(String, usize)], after: &[(String, usize)]) -> Vec<(String, usize)> {
+    after
+        .iter()
+        .map(|(path, n)| (path.clone(), n - before.iter().find(|(p, _)| p == path).map_or(0, |(_, b)| *b)))
+        .filter(|(_, n)| *n > 0)
+        .collect()
+}
+
+fn show_paths(paths: &[(String, usize)], per: usize) -> String {
+    let shown: Vec<String> =
+        paths.iter().map(|(path, n)| format!("{path} {}", trim_float(*n as f64 / per as f64))).collect();
+    if shown.is_empty() { "none".into() } else { shown.join(", ") }
+}
+
+fn trim_float(x: f64) -> String {
+    if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x:.1}") }
+}
+
+/// Discovery and payment on the Routstr leg: relay REQs counted at the relay, AIUI's requests counted at the mint
+/// per path (the test provider's own requests to redeem and make change are left out).
 async fn paid_turns() {
     const ROUNDS: usize = 10;
     let replies = (0..=ROUNDS).map(|_| openai("answer_plain.json")).collect();
     let p = paid(100_000, replies).await;
-    let (relay0, mint0) = (p.relay.queries(), p.mint.requests());
+    let (relay0, mint0, paths0) = (p.relay.queries(), p.mint.aiui_requests(), p.mint.aiui_requests_by_path());
     let cold = answered(&p.h, "Is everything running?").await;
-    let (relay1, mint1) = (p.relay.queries(), p.mint.requests());
+    let (relay1, mint1, paths1) = (p.relay.queries(), p.mint.aiui_requests(), p.mint.aiui_requests_by_path());
     let mut warm = Vec::with_capacity(ROUNDS);
     for _ in 0..ROUNDS {
         warm.push(answered(&p.h, "Is everything running?").await);
     }
-    let (relay2, mint2) = (p.relay.queries(), p.mint.requests());
+    let (relay2, mint2, paths2) = (p.relay.queries(), p.mint.aiui_requests(), p.mint.aiui_requests_by_path());
     p.assert_ceiling_and_conservation().await;
     let warm = stats(warm);
 
@@ -181,6 +225,8 @@ async fn paid_turns() {
     );
     println!("{:<40} {:>10.2} {:>14} {:>16}", "unpaid turn (Claude leg), baseline", ms(unpaid.p50), "-", "-");
     println!("{:<40} {:>9.1}x", "paid / unpaid", warm.p50.as_secs_f64() / unpaid.p50.as_secs_f64());
+    println!("  AIUI's mint requests by path, cold turn: {}", show_paths(&path_delta(&paths0, &paths1), 1));
+    println!("  AIUI's mint requests by path, per warm turn: {}", show_paths(&path_delta(&paths1, &paths2), ROUNDS));
     println!();
 }
 

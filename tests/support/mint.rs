@@ -22,6 +22,9 @@ struct Switch {
     requests: Arc<AtomicUsize>,
     /// The address each request came from, so a test can tell a direct connection from one through a proxy.
     peers: Arc<Mutex<Vec<IpAddr>>>,
+    /// Each request as (path, whether AIUI's client sent it), so a bench can count AIUI's round trips per
+    /// endpoint apart from the test provider's own (which redeems tokens at the same mint).
+    seen: Arc<Mutex<Vec<(String, bool)>>>,
 }
 
 /// A running test mint. Dropping it stops serving.
@@ -88,6 +91,21 @@ impl TestMint {
         self.switch.requests.load(Ordering::SeqCst)
     }
 
+    /// AIUI's requests (its `aiui/…` user agent) per path, sorted by path; the provider's are left out.
+    pub fn aiui_requests_by_path(&self) -> Vec<(String, usize)> {
+        let seen = self.switch.seen.lock().unwrap_or_else(|p| p.into_inner());
+        let mut counts = std::collections::BTreeMap::<String, usize>::new();
+        for (path, _) in seen.iter().filter(|(_, aiui)| *aiui) {
+            *counts.entry(path.clone()).or_default() += 1;
+        }
+        counts.into_iter().collect()
+    }
+
+    /// AIUI's requests in all (see [`TestMint::aiui_requests_by_path`]).
+    pub fn aiui_requests(&self) -> usize {
+        self.switch.seen.lock().unwrap_or_else(|p| p.into_inner()).iter().filter(|(_, aiui)| *aiui).count()
+    }
+
     /// Requests that came from `ip` (the test SOCKS5 proxy connects from 127.0.0.2, everything direct from
     /// 127.0.0.1).
     pub fn requests_from(&self, ip: IpAddr) -> usize {
@@ -109,6 +127,12 @@ async fn gate(State(switch): State<Switch>, request: Request, next: Next) -> Res
     if let Some(ConnectInfo(peer)) = request.extensions().get::<ConnectInfo<SocketAddr>>() {
         switch.peers.lock().unwrap_or_else(|p| p.into_inner()).push(peer.ip());
     }
+    let aiui = request
+        .headers()
+        .get(axum::http::header::USER_AGENT)
+        .and_then(|agent| agent.to_str().ok())
+        .is_some_and(|agent| agent.starts_with("aiui/"));
+    switch.seen.lock().unwrap_or_else(|p| p.into_inner()).push((request.uri().path().to_owned(), aiui));
     if switch.down.load(Ordering::SeqCst) {
         return (StatusCode::SERVICE_UNAVAILABLE, "mint down (test)").into_response();
     }

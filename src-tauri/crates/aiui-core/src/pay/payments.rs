@@ -84,6 +84,9 @@ pub struct Payments {
     policy: ReconcilePolicy,
     /// Sends in progress hold it shared; cdk's saga recovery, which would undo a send half-way, holds it alone.
     sends: Arc<tokio::sync::RwLock<()>>,
+    /// Held while cdk chooses and reserves proofs for a send, so two concurrent payments do not pick the same
+    /// proofs and one of them fail (that choice is local and brief; the swap and the send run unserialized).
+    choosing: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl Payments {
@@ -96,6 +99,7 @@ impl Payments {
             refunds: Arc::new(OnceLock::new()),
             policy: ReconcilePolicy::default(),
             sends: Arc::new(tokio::sync::RwLock::new(())),
+            choosing: Arc::new(tokio::sync::Mutex::new(())),
         }
     }
 
@@ -208,11 +212,23 @@ impl Payments {
             })
             .ok_or(PayError::InsufficientFunds { needed: price_sats })?;
         let wallet = self.wallet.mint_wallet(mint).await?;
-        // Ask the mint first: a token from a mint that cannot be reached is worthless to the provider, and cdk can
-        // build a token offline from exact proofs.
-        wallet.fetch_mint_info().await.map_err(|e| classify(mint, e))?;
+        // The keysets and keys come from cdk's cache (its SQLite store, refreshed after an hour, and again when the
+        // mint refuses an inactive keyset): asking the mint for them before every payment was two round trips that
+        // told the wallet nothing new.
         let options = SendOptions { include_fee: true, ..SendOptions::default() };
-        let prepared = wallet.prepare_send(price_sats.into(), options).await.map_err(|e| classify(mint, e))?;
+        let prepared = {
+            let _choosing = self.choosing.lock().await;
+            wallet.prepare_send(price_sats.into(), options).await.map_err(|e| classify(mint, e))?
+        };
+        if prepared.proofs_to_swap().is_empty() {
+            // cdk builds this token offline from proofs the wallet holds, so nothing has shown the mint is up; a
+            // token from a mint that cannot be reached is worthless to the provider. One `GET /v1/info` asks. (When
+            // proofs are swapped, that swap is the proof, and a down mint fails it before any token exists.)
+            if let Err(e) = self.wallet.mint_answers(mint).await {
+                let _ = prepared.cancel().await;
+                return Err(e);
+            }
+        }
         let swap_fee = prepared.swap_fee().to_u64();
         let face = price_sats + prepared.send_fee().to_u64();
         let mut keysets: HashSet<_> = prepared.proofs_to_send().iter().map(|p| p.keyset_id).collect();
@@ -335,7 +351,10 @@ impl Payments {
         };
         let spent = entry.amount_sats.saturating_sub(returned_face);
         let receive_fee = returned_face.saturating_sub(credited);
-        self.finalize_send(entry).await;
+        // No checkstate here: the ledger is what settles the payment, and cdk's record of the sent proofs is only
+        // its bookkeeping (they are `PendingSpent`, outside the balance and never chosen again). `reconcile`
+        // closes those records for every settled send at once, one `POST /v1/checkstate` per mint, instead of
+        // one per paid request.
         self.wallet.ledger().settle(&entry.id, spent, receive_fee)?;
         faults::hit("between-ledger-and-budget-settle");
         tracing::info!(payment = %entry.id, spent, "pay: settled");
@@ -357,15 +376,6 @@ impl Payments {
              (not received), so this payment counts in full.",
             entry.provider
         ))
-    }
-
-    /// Lets cdk mark the sent proofs spent and close its send record (best effort: its own recovery retries).
-    async fn finalize_send(&self, entry: &LedgerEntry) {
-        if let (Ok(wallet), Ok(op)) =
-            (self.wallet.mint_wallet(&entry.mint).await, uuid::Uuid::parse_str(&entry.operation_id))
-        {
-            let _ = wallet.check_send_status(op).await;
-        }
     }
 
     /// The provider refused before redeeming (402): put the token back into the wallet and free the reservation.
@@ -756,12 +766,37 @@ impl Wallet {
         }
     }
 
-    /// Lets cdk finish or undo operations a crash interrupted (best effort; it needs the mints).
+    /// Lets cdk finish or undo operations a crash interrupted, and close the records of sends whose token was
+    /// redeemed (best effort; it needs the mints).
     async fn recover_sagas(&self) {
         for wallet in self.cdk_wallets().await {
+            close_redeemed_sends(&wallet).await;
             if let Err(e) = wallet.recover_incomplete_sagas().await {
                 tracing::warn!(mint = %wallet.mint_url, error = %e, "reconcile: cdk recovery incomplete");
             }
         }
+    }
+}
+
+/// One `POST /v1/checkstate` for the proofs of every send cdk still holds open at `wallet`'s mint (settled payments,
+/// whose records are closed here rather than one request per payment, and open ones): cdk drops the proofs the mint
+/// says are spent, and its recovery, which runs next, then closes those sends without asking the mint again, one
+/// by one. Proofs that are not spent stay as they are, so an open payment's token can still be reclaimed.
+async fn close_redeemed_sends(wallet: &cdk::Wallet) {
+    use cdk_common::wallet::{SendSagaState, WalletSagaState};
+    let Ok(sagas) = wallet.localstore.get_incomplete_sagas().await else { return };
+    let mut proofs = Vec::new();
+    for saga in sagas.iter().filter(|saga| {
+        saga.mint_url == wallet.mint_url && saga.state == WalletSagaState::Send(SendSagaState::TokenCreated)
+    }) {
+        if let Ok(reserved) = wallet.localstore.get_reserved_proofs(&saga.id).await {
+            proofs.extend(reserved.into_iter().map(|info| info.proof));
+        }
+    }
+    if proofs.is_empty() {
+        return;
+    }
+    if let Err(e) = wallet.check_proofs_spent(proofs).await {
+        tracing::warn!(mint = %wallet.mint_url, error = %e, "reconcile: could not ask the mint about sent proofs");
     }
 }

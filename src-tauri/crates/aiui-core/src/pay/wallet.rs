@@ -146,6 +146,15 @@ impl Wallet {
         self.repo.get_or_create_wallet(url, CurrencyUnit::Sat, Some(config)).await.map_err(|e| classify(mint, e))
     }
 
+    /// Whether `mint` answers, with one `GET /v1/info` through the same door as every other mint request.
+    pub(crate) async fn mint_answers(&self, mint: &str) -> Result<(), PayError> {
+        use cdk::wallet::MintConnector;
+        let url = MintUrl::from_str(mint).map_err(|e| PayError::InvalidMint(format!("{mint}: {e}")))?;
+        let transport = RateLimitedTransport::with_manager(MintTransport(self.door.clone()), self.pacing.clone());
+        let client: MintClient = CdkHttpClient::with_transport(url, transport, None);
+        client.get_mint_info().await.map(|_| ()).map_err(|e| classify(mint, e))
+    }
+
     pub(crate) async fn cdk_wallets(&self) -> Vec<cdk::Wallet> {
         self.repo.get_wallets().await
     }
