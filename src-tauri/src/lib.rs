@@ -10,6 +10,7 @@ mod cli;
 pub mod commands;
 pub mod config;
 mod demo;
+pub mod first_paint;
 pub mod ipc;
 pub mod state;
 pub mod windows;

@@ -34,6 +34,9 @@ pub fn create<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<()> {
         if mode.kiosk {
             builder = builder.fullscreen(true).decorations(false).devtools(false);
         }
+        if config.label == MAIN {
+            builder = crate::first_paint::probe(builder);
+        }
         let window = builder.build()?;
         if mode.kiosk {
             cover_monitor(&window)?;
