@@ -286,14 +286,8 @@ impl Store {
                 )?;
                 let mut rows = stmt.query([&id.0])?;
                 while let Some(row) = rows.next()? {
-                    match decode_entry(id, row) {
-                        Ok(entry) => entries.push(entry),
-                        Err(reason) => tracing::warn!(
-                            conversation = %id,
-                            seq = row.get::<_, i64>(0).ok(),
-                            %reason,
-                            "skipped a stored entry this version cannot read"
-                        ),
+                    if let Some(entry) = readable_entry(id, row) {
+                        entries.push(entry);
                     }
                 }
             }
@@ -325,15 +319,8 @@ impl Store {
                 )?;
                 let mut rows = stmt.query(params![id.0, KIND_MESSAGE, limit])?;
                 while let Some(row) = rows.next()? {
-                    match decode_entry(id, row) {
-                        Ok(Entry { kind: EntryKind::Message { message, .. }, .. }) => messages.push(message),
-                        Ok(_) => {}
-                        Err(reason) => tracing::warn!(
-                            conversation = %id,
-                            seq = row.get::<_, i64>(0).ok(),
-                            %reason,
-                            "skipped a stored entry this version cannot read"
-                        ),
+                    if let Some(Entry { kind: EntryKind::Message { message, .. }, .. }) = readable_entry(id, row) {
+                        messages.push(message);
                     }
                 }
             }
@@ -457,6 +444,21 @@ fn decode_summary(row: &Row<'_>) -> Result<ConversationSummary, rusqlite::Error>
 }
 
 /// Decodes one `entries` row; the error is a reason for the log.
+/// A stored entry, or `None` (and a warning) for one this version cannot read: a newer version's rows are skipped,
+/// never fatal.
+fn readable_entry(id: &ConversationId, row: &Row<'_>) -> Option<Entry> {
+    decode_entry(id, row)
+        .map_err(|reason| {
+            tracing::warn!(
+                conversation = %id,
+                seq = row.get::<_, i64>(0).ok(),
+                %reason,
+                "skipped a stored entry this version cannot read"
+            );
+        })
+        .ok()
+}
+
 fn decode_entry(id: &ConversationId, row: &Row<'_>) -> Result<Entry, String> {
     let seq: i64 = row.get(0).map_err(|e| e.to_string())?;
     let at_ms: i64 = row.get(1).map_err(|e| e.to_string())?;
