@@ -72,32 +72,48 @@ fn body(secret_every: usize) -> Value {
     json!({"model": "claude-sonnet-4-5", "max_tokens": 1024, "system": "You help the owner of a node.", "messages": messages})
 }
 
+/// The screen's own rate: each round a new conversation's screen (nothing remembered) over the whole body. Then
+/// the same body again through the screen that saw it, as a turn re-sends its history: only memory lookups.
 fn egress_row(name: &str, body: &Value) {
     let bytes = serde_json::to_vec(body).expect("JSON").len();
     let origin_of = |pointer: &str| anthropic::origin_of(body, pointer);
-    // One screen per conversation, as the loop keeps it: placeholders stay stable across requests.
-    let mut screen = Screen::new(Vec::new());
-    let mut warm = body.clone();
-    let report = screen.screen_body(&mut warm, &origin_of).expect("no owner secret in the body");
     let rounds = 30;
-    let mut times = Vec::with_capacity(rounds);
-    for _ in 0..rounds {
+    let timed = |screen: &mut Screen| {
         let mut copy = body.clone();
         let start = Instant::now();
-        let _ = std::hint::black_box(screen.screen_body(&mut copy, &origin_of));
-        times.push(start.elapsed());
+        let report = std::hint::black_box(screen.screen_body(&mut copy, &origin_of)).expect("no owner secret");
+        (start.elapsed(), report)
+    };
+    let (mut cold, mut again) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
+    let mut report = None;
+    for _ in 0..rounds {
+        let mut screen = Screen::new(Vec::new());
+        let (took, first) = timed(&mut screen);
+        cold.push(took);
+        let (took, second) = timed(&mut screen);
+        assert_eq!(first, second, "a body screened again gets the same report");
+        again.push(took);
+        report = Some(first);
     }
-    times.sort();
-    let p50 = times[rounds / 2];
-    let mbs = bytes as f64 / p50.as_secs_f64() / 1e6;
-    let met = if mbs >= 50.0 { "met" } else { "MISSED" };
-    println!(
-        "{name:<34} {:>8.1} KB {:>9.2} ms {:>9.2} ms {:>8.1} MB/s  (goal >= 50: {met}; {report})",
-        bytes as f64 / 1024.0,
-        p50.as_secs_f64() * 1e3,
-        times[rounds - 1].as_secs_f64() * 1e3,
-        mbs
-    );
+    let report = report.expect("30 rounds");
+    for (how, mut times) in [("", cold), ("  again, as history", again)] {
+        times.sort();
+        let p50 = times[rounds / 2];
+        let mbs = bytes as f64 / p50.as_secs_f64() / 1e6;
+        let row = if how.is_empty() { name.to_owned() } else { how.to_owned() };
+        let goal = if how.is_empty() {
+            format!("  (goal >= 50: {}; {report})", if mbs >= 50.0 { "met" } else { "MISSED" })
+        } else {
+            String::new()
+        };
+        println!(
+            "{row:<34} {:>8.1} KB {:>9.2} ms {:>9.2} ms {:>8.1} MB/s{goal}",
+            bytes as f64 / 1024.0,
+            p50.as_secs_f64() * 1e3,
+            times[rounds - 1].as_secs_f64() * 1e3,
+            mbs
+        );
+    }
 }
 
 fn validation_row(registry: &Registry, name: &str, tool: &str, arguments: Value) {
@@ -173,7 +189,8 @@ fn budget_row(name: &str, threads: usize, separate_stores: bool, ops: usize) {
 }
 
 fn main() {
-    println!("egress screen over a ~100 KB Anthropic body (tool results of node-admin text), 30 rounds");
+    println!("egress screen over a ~100 KB Anthropic body (tool results of node-admin text), 30 rounds, each with a");
+    println!("new screen; then the same body through the same screen, as a turn re-sends its history");
     println!("{:<34} {:>11} {:>12} {:>12} {:>13}", "body", "size", "p50", "max", "rate");
     egress_row("benign text only", &body(0));
     egress_row("one secret per 20 tool results", &body(20));

@@ -82,7 +82,8 @@ pub struct Agent {
     pub config: Arc<RwLock<OperatorConfig>>,
     /// The allowance; without one, paid legs are never selected.
     pub budget: Option<Arc<BudgetStore>>,
-    known_secrets: Vec<KnownSecret>,
+    /// What each conversation's screen is made from: the known secrets, and the texts found clean anywhere.
+    blank_screen: Screen,
     /// One screen per conversation, so an onion address gets the same placeholder in every turn.
     screens: Mutex<HashMap<ConversationId, Screen>>,
     /// What the node's mint list said the last time a turn read it, for the allowance meter.
@@ -125,7 +126,7 @@ impl Agent {
             store,
             config,
             budget: None,
-            known_secrets,
+            blank_screen: Screen::new(known_secrets),
             screens: Mutex::new(HashMap::new()),
             node_mints: Mutex::new(None),
         }
@@ -279,7 +280,7 @@ impl Agent {
             if leg.is_cloud() {
                 let mut screens = self.screens.lock().unwrap_or_else(|p| p.into_inner());
                 let screen =
-                    screens.entry(conversation.clone()).or_insert_with(|| Screen::new(self.known_secrets.clone()));
+                    screens.entry(conversation.clone()).or_insert_with(|| self.blank_screen.for_another_conversation());
                 // Origins are read from the body as built, since screening rewrites strings but not structure.
                 let as_built = body.clone();
                 match screen.screen_body(&mut body, &|pointer| leg.origin_of(&as_built, pointer)) {

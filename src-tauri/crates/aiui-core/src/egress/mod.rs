@@ -22,8 +22,9 @@ mod secrets;
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
+use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
@@ -150,9 +151,16 @@ impl fmt::Display for Report {
 
 /// The screen for one conversation: the known secrets and the placeholder table, so a LAN address keeps the
 /// same placeholder from one request to the next. `Debug` prints counts only.
+///
+/// A turn sends the conversation's history again, so a screen remembers what it made of each text and screens
+/// only what is new. Texts it found nothing in are remembered once for every screen made with
+/// [`Screen::for_another_conversation`] (they share the known secrets, the only other input); texts it changed
+/// or blocked are remembered per conversation, since their placeholders are that conversation's.
 pub struct Screen {
-    known: Vec<Known>,
+    known: Arc<[Known]>,
     placeholders: Placeholders,
+    clean: Arc<Mutex<CleanTexts>>,
+    changed: ChangedTexts,
 }
 
 impl fmt::Debug for Screen {
@@ -164,11 +172,78 @@ impl fmt::Debug for Screen {
     }
 }
 
+/// Texts a screen found nothing in: no secret, no known value, no address. Such a text screens to itself in any
+/// conversation and from any origin. Bounded: past [`CleanTexts::LIMIT`] bytes it starts over.
+#[derive(Default)]
+struct CleanTexts {
+    texts: HashSet<Box<str>>,
+    bytes: usize,
+}
+
+impl CleanTexts {
+    /// Far more than a conversation's window of history; a long-lived app screening many conversations starts
+    /// over rather than growing.
+    const LIMIT: usize = 16 << 20;
+
+    fn insert(&mut self, text: &str) {
+        if self.bytes + text.len() > Self::LIMIT {
+            self.texts.clear();
+            self.bytes = 0;
+        }
+        if text.len() <= Self::LIMIT && self.texts.insert(text.into()) {
+            self.bytes += text.len();
+        }
+    }
+}
+
+/// What one conversation's screen made of the texts it changed or blocked, by origin (owner text is blocked
+/// where other text is redacted). Bounded like [`CleanTexts`], per conversation.
+#[derive(Default)]
+struct ChangedTexts {
+    outcomes: HashMap<Box<str>, Vec<(Origin, Screened)>>,
+    bytes: usize,
+}
+
+impl ChangedTexts {
+    const LIMIT: usize = 2 << 20;
+
+    fn insert(&mut self, origin: Origin, text: &str, outcome: &Screened) {
+        let size = text.len()
+            + match outcome {
+                Screened::Clean { text, .. } => text.len(),
+                Screened::Blocked(_) => 0,
+            };
+        if self.bytes + size > Self::LIMIT {
+            self.outcomes.clear();
+            self.bytes = 0;
+        }
+        if size <= Self::LIMIT {
+            self.outcomes.entry(text.into()).or_default().push((origin, outcome.clone()));
+            self.bytes += size;
+        }
+    }
+
+    fn get(&self, origin: Origin, text: &str) -> Option<&Screened> {
+        self.outcomes.get(text)?.iter().find(|(o, _)| *o == origin).map(|(_, outcome)| outcome)
+    }
+}
+
 impl Screen {
     /// A screen that also catches `known` values. An empty value is ignored: it would match everywhere.
     pub fn new(known: Vec<KnownSecret>) -> Self {
         let known = known.iter().filter_map(|k| Known::new(&k.label, k.value.expose())).collect();
-        Self { known, placeholders: Placeholders::default() }
+        Self { known, placeholders: Placeholders::default(), clean: Arc::default(), changed: ChangedTexts::default() }
+    }
+
+    /// A screen for another conversation: the same known secrets, and the texts already found clean, with a
+    /// placeholder table of its own.
+    pub fn for_another_conversation(&self) -> Self {
+        Self {
+            known: self.known.clone(),
+            placeholders: Placeholders::default(),
+            clean: self.clean.clone(),
+            changed: ChangedTexts::default(),
+        }
     }
 
     /// Screens one piece of text. Owner text that holds a G-B1 secret is [`Screened::Blocked`]; text of any other
@@ -177,7 +252,27 @@ impl Screen {
     /// Screening runs to a fixpoint: a secret glued to another (a WIF key right before an xprv) or to an address
     /// (a LAN IP right before `rpcauth=`) only shows its edge once its neighbour was redacted or replaced, so the
     /// text is screened again until a pass changes nothing. Screening a screened text changes nothing more.
+    ///
+    /// A text screened before is answered from memory, with the same text and report as the first time.
     pub fn screen_text(&mut self, text: &str, origin: Origin) -> Screened {
+        if self.clean.lock().unwrap_or_else(|p| p.into_inner()).texts.contains(text) {
+            return Screened::Clean { text: text.to_owned(), report: Report::default() };
+        }
+        // The placeholders in a remembered outcome are still this table's: a number, once given, stays.
+        if let Some(outcome) = self.changed.get(origin, text) {
+            return outcome.clone();
+        }
+        let outcome = self.screen_to_fixpoint(text, origin);
+        match &outcome {
+            Screened::Clean { report, .. } if report.is_clean() => {
+                self.clean.lock().unwrap_or_else(|p| p.into_inner()).insert(text)
+            }
+            _ => self.changed.insert(origin, text, &outcome),
+        }
+        outcome
+    }
+
+    fn screen_to_fixpoint(&mut self, text: &str, origin: Origin) -> Screened {
         const MAX_PASSES: usize = 8;
         let (mut text, mut report) = match self.screen_once(text, origin) {
             Screened::Clean { text, report } => (text, report),
@@ -206,7 +301,7 @@ impl Screen {
     fn screen_once(&mut self, text: &str, origin: Origin) -> Screened {
         let mut findings = Vec::new();
         secrets::find_shapes(text, &mut findings);
-        for known in &self.known {
+        for known in self.known.iter() {
             known.find(text, &mut findings);
         }
         let findings = secrets::merge(findings);

@@ -453,3 +453,68 @@ fn corpus_benign_text_passes_unchanged() {
     assert!(lines.len() >= 300, "benign.txt has {} lines, want at least 300", lines.len());
     assert!(touched.is_empty(), "{} benign lines changed:\n{}", touched.len(), touched.join("\n"));
 }
+
+/// A text screened again (a turn re-sends its history) comes from memory with the first outcome, report
+/// included, for every origin on its own: owner text is still blocked where a tool result is redacted.
+#[test]
+fn a_text_screened_again_gets_the_same_outcome() {
+    let mut screen = screen();
+    let text = format!("lnd at 192.168.1.20 uses {PASSWORD} and {XPRV}");
+    let first = screen.screen_text(&text, Origin::ToolResult);
+    let Screened::Clean { text: sent, report } = &first else { panic!("a tool result is redacted: {first:?}") };
+    assert_eq!(sent, "lnd at [lan-ip-1] uses [redacted:known:node-password] and [redacted:xprv]");
+    assert_eq!(report.placeholders, 1);
+    assert_eq!(screen.screen_text(&text, Origin::ToolResult), first);
+    let Screened::Blocked(blocked) = screen.screen_text(&text, Origin::Owner) else { panic!("owner text is blocked") };
+    assert_eq!(blocked.kinds, ["known:node-password", "xprv"]);
+    assert!(matches!(screen.screen_text(&text, Origin::Owner), Screened::Blocked(_)));
+    assert_eq!(screen.screen_text(&text, Origin::ToolResult), first);
+
+    let plain = "lnd is running, 12 channels open";
+    for _ in 0..2 {
+        assert_eq!(
+            screen.screen_text(plain, Origin::Owner),
+            Screened::Clean { text: plain.into(), report: Report::default() }
+        );
+    }
+}
+
+/// Another conversation's screen shares the known secrets and the texts found clean, never the placeholder
+/// table: its first LAN address is its own `[lan-ip-1]`.
+#[test]
+fn another_conversation_keeps_its_own_placeholders() {
+    let mut first = screen();
+    let clean = "bitcoind synced to block 870000";
+    first.screen_text(clean, Origin::ToolResult);
+    first.screen_text("peer 10.0.0.5 connected", Origin::ToolResult);
+    let mut second = first.for_another_conversation();
+    assert!(second.clean.lock().unwrap().texts.contains(clean));
+    let Screened::Clean { text, .. } = second.screen_text("peer 10.0.0.9 connected", Origin::ToolResult) else {
+        panic!("a tool result is never blocked")
+    };
+    assert_eq!(text, "peer [lan-ip-1] connected");
+    assert_eq!(second.reveal("[lan-ip-1]"), "10.0.0.9");
+    assert_eq!(first.reveal("[lan-ip-1]"), "10.0.0.5");
+    let Screened::Clean { text, .. } = second.screen_text(&format!("login {PASSWORD}"), Origin::ToolResult) else {
+        panic!("a tool result is never blocked")
+    };
+    assert_eq!(text, "login [redacted:known:node-password]");
+}
+
+/// What a screen remembers is bounded: past the limit it starts over instead of growing.
+#[test]
+fn remembered_texts_are_bounded() {
+    let mut clean = CleanTexts::default();
+    let chunk = "a".repeat(1 << 20);
+    for i in 0..(CleanTexts::LIMIT >> 20) + 3 {
+        clean.insert(&format!("{i}{chunk}"));
+        assert!(clean.bytes <= CleanTexts::LIMIT);
+    }
+    assert!(clean.texts.len() < (CleanTexts::LIMIT >> 20));
+    let mut changed = ChangedTexts::default();
+    let outcome = Screened::Clean { text: chunk.clone(), report: Report::default() };
+    for i in 0..(ChangedTexts::LIMIT >> 20) + 3 {
+        changed.insert(Origin::ToolResult, &format!("{i}{chunk}"), &outcome);
+        assert!(changed.bytes <= ChangedTexts::LIMIT);
+    }
+}
