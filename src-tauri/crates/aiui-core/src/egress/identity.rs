@@ -27,14 +27,18 @@ impl Class {
     }
 }
 
-static ONION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)\b(?:[a-z2-7]{56}|[a-z2-7]{16})\.onion\b").unwrap());
-static IPV4: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b\d{1,3}(?:\.\d{1,3}){3}\b").unwrap());
+// Every pattern here is ASCII-only (`-u`): a Unicode `\b` makes the regex engine leave its fast DFA on any
+// non-ASCII text, and a non-ASCII letter next to an address then counts as a word boundary, which replaces more,
+// never less.
+static ONION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i-u)\b(?:[a-z2-7]{56}|[a-z2-7]{16})\.onion\b").unwrap());
+static IPV4: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?-u)\b[0-9]{1,3}(?:\.[0-9]{1,3}){3}\b").unwrap());
 /// Any colon-separated hex run with a possible zone; `Ipv6Addr` parsing decides what is an address, which
 /// keeps times (`12:30:45`) and MAC addresses out.
 static IPV6: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b[0-9a-f]{1,4}(?::[0-9a-f]{0,4}){2,7}(?:%[0-9a-z_.\-]+)?").unwrap());
+    LazyLock::new(|| Regex::new(r"(?i-u)\b[0-9a-f]{1,4}(?::[0-9a-f]{0,4}){2,7}(?:%[0-9a-z_.\-]+)?").unwrap());
 static LAN_HOST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.(?:local|home\.arpa)\b")
+    Regex::new(r"(?i-u)\b[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.(?:local|home\.arpa)\b")
         .unwrap()
 });
 

@@ -207,6 +207,9 @@ fn lan_and_onion_become_placeholders_and_public_stays() {
     check(A, "ula [fd12:3456:789a::1]:443", "ula [[lan-ip-1]]:443");
     check(A, "open http://archipelago.local/apps", "open http://[lan-host-1]/apps");
     check(A, "router.home.arpa", "[lan-host-1]");
+    // A letter of another script glued to an address does not hide it.
+    check(A, "адрес192.168.1.7", "адрес[lan-ip-1]");
+    check(A, "nœud.local", "nœ[lan-host-1]");
     let kept = "8.8.8.8 127.0.0.1 ::1 2001:db8::7 10.0.0.1.5 .env.local app.local.yml localhost 12:30:45";
     check(A, kept, kept);
 }
