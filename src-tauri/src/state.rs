@@ -110,6 +110,9 @@ pub struct Shell {
     /// When the trusted window was last put in front of the owner; an approval sooner than
     /// [`crate::windows::APPROVE_DELAY`] after it is refused.
     pub(crate) trusted_shown_at: Mutex<Option<Instant>>,
+    /// Whether this app made the trusted window (it is made when first needed), held while it is being made so
+    /// that two callers never race to build it.
+    pub(crate) trusted_made: Mutex<bool>,
 }
 
 impl std::fmt::Debug for Shell {
@@ -186,6 +189,7 @@ impl Shell {
             demo: Mutex::new(None),
             busy: Arc::new(AtomicBool::new(false)),
             trusted_shown_at: Mutex::new(None),
+            trusted_made: Mutex::new(false),
         })
     }
 

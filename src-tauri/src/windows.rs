@@ -1,9 +1,9 @@
-//! The two windows: created from `tauri.conf.json`, each pinned to its own page, and the trusted one brought to
-//! the front whenever the gate opens a confirmation.
+//! The two windows: made from `tauri.conf.json`, each pinned to its own page; the trusted one made when first
+//! needed and brought to the front whenever the gate opens a confirmation.
 
 use std::time::{Duration, Instant};
 
-use tauri::{AppHandle, Emitter, Manager, Runtime, WebviewWindowBuilder, Window, WindowEvent};
+use tauri::{AppHandle, Emitter, Manager, Runtime, WebviewWindow, WebviewWindowBuilder, Window, WindowEvent};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::{MAIN, Shell, TRUSTED};
@@ -15,34 +15,59 @@ pub const APPROVE_DELAY: Duration = Duration::from_millis(900);
 /// The content-free nudge the trusted window gets when a confirmation opens; it then asks Rust what is pending.
 pub const PENDING_EVENT: &str = "aiui:pending";
 
-/// Creates both windows from the config, with kiosk options when asked. The trusted window starts hidden.
+/// Creates the chat window, with kiosk options when asked. The trusted window is made when first needed (the
+/// first confirmation, or Settings): until then the app runs one web process, not two.
 pub fn create<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<()> {
-    let mode = app.state::<Shell>().mode;
-    for config in app.config().app.windows.clone() {
-        let page = match config.label.as_str() {
-            MAIN => "index.html",
-            TRUSTED => "trusted.html",
-            other => {
-                tracing::warn!(label = other, "ignoring an unknown window in the config");
-                continue;
-            }
-        };
-        let mut builder = WebviewWindowBuilder::from_config(app, &config)?
-            // Each window stays on its own page: the chat window cannot become the trusted page, and neither can
-            // be navigated away to a remote origin.
-            .on_navigation(move |url| is_own_page(url, page));
-        if mode.kiosk {
-            builder = builder.fullscreen(true).decorations(false).devtools(false);
+    build(app, MAIN).map(drop)
+}
+
+/// Builds the window `label` from the config, pinned to its page.
+fn build<R: Runtime>(app: &AppHandle<R>, label: &str) -> tauri::Result<WebviewWindow<R>> {
+    let page = match label {
+        MAIN => "index.html",
+        TRUSTED => "trusted.html",
+        _ => return Err(tauri::Error::WindowNotFound),
+    };
+    let Some(config) = app.config().app.windows.iter().find(|w| w.label == label).cloned() else {
+        return Err(tauri::Error::WindowNotFound);
+    };
+    let kiosk = app.state::<Shell>().mode.kiosk;
+    let mut builder = WebviewWindowBuilder::from_config(app, &config)?
+        // Each window stays on its own page: the chat window cannot become the trusted page, and neither can be
+        // navigated away to a remote origin.
+        .on_navigation(move |url| is_own_page(url, page));
+    if kiosk {
+        builder = builder.fullscreen(true).decorations(false).devtools(false);
+    }
+    if label == MAIN {
+        builder = crate::first_paint::probe(builder);
+    }
+    let window = builder.build()?;
+    if kiosk {
+        cover_monitor(&window)?;
+    }
+    Ok(window)
+}
+
+/// The trusted window, made now if it was not yet. A window under that label that this app did not make is
+/// destroyed and this call fails (closed): whatever made it is not the owner's trusted surface. The label is free
+/// once the window is gone, and the next call (the next confirmation, or Settings) makes the app's own.
+pub fn trusted_window<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<WebviewWindow<R>> {
+    let shell = app.state::<Shell>();
+    let mut made = shell.trusted_made.lock().unwrap_or_else(|p| p.into_inner());
+    match app.get_webview_window(TRUSTED) {
+        Some(window) if *made => Ok(window),
+        Some(impostor) => {
+            tracing::error!("a window labelled trusted that this app did not make was destroyed");
+            impostor.destroy()?;
+            Err(tauri::Error::WebviewLabelAlreadyExists(TRUSTED.into()))
         }
-        if config.label == MAIN {
-            builder = crate::first_paint::probe(builder);
-        }
-        let window = builder.build()?;
-        if mode.kiosk {
-            cover_monitor(&window)?;
+        None => {
+            let window = build(app, TRUSTED)?;
+            *made = true;
+            Ok(window)
         }
     }
-    Ok(())
 }
 
 /// Full screen is a request to the window manager; a bare kiosk X server has none, so the window is also sized to
@@ -90,7 +115,7 @@ pub fn on_window_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
 /// Shows the trusted window on top and focused (full screen in kiosk mode); its Approve delay starts now.
 /// `confirmation` says a confirmation has just opened, and the window is nudged to fetch it.
 pub fn show_trusted<R: Runtime>(app: &AppHandle<R>, confirmation: bool) -> tauri::Result<()> {
-    let Some(window) = app.get_webview_window(TRUSTED) else { return Ok(()) };
+    let window = trusted_window(app)?;
     let shell = app.state::<Shell>();
     // Shown for the first time or raised again: either way the owner only now sees it, so the delay starts now.
     *shell.trusted_shown_at.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use tauri::ipc::{CallbackFn, CapabilityBuilder, InvokeBody};
 use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder};
 use tauri::webview::InvokeRequest;
-use tauri::{App, Manager, WebviewWindow};
+use tauri::{App, Manager, WebviewUrl, WebviewWindow, WebviewWindowBuilder};
 
 /// Arguments that let each command run to a real answer (or a real refusal of its own).
 fn arguments(command: &str) -> Value {
@@ -51,7 +51,15 @@ struct Harness {
     _dir: tempfile::TempDir,
 }
 
+/// The app with both windows, as it is once the trusted window was first needed.
 fn harness() -> Harness {
+    let h = chat_window_only();
+    aiui::windows::trusted_window(h.app.handle()).unwrap();
+    h
+}
+
+/// The app as it starts: the chat window only.
+fn chat_window_only() -> Harness {
     let dir = tempfile::tempdir().unwrap();
     let shell = Shell::open(
         Mode::default(),
@@ -61,7 +69,7 @@ fn harness() -> Harness {
     )
     .unwrap();
     let app = aiui::app(mock_builder()).manage(shell).build(aiui::context()).unwrap();
-    // `setup` runs only when the event loop starts; the windows are what these tests need of it.
+    // `setup` runs only when the event loop starts; the chat window is what these tests need of it.
     aiui::windows::create(app.handle()).unwrap();
     Harness { app, _dir: dir }
 }
@@ -284,4 +292,23 @@ fn a_capability_that_wrongly_grants_a_trusted_command_to_main_still_fails_closed
         assert_eq!(code, Some("not_trusted"), "`{command}` from main under a wrong capability: {result:?}");
     }
     assert_eq!(h.shell().secrets.get(SecretName::AnthropicApiKey).unwrap(), None);
+}
+
+/// The trusted window is made when first needed, so its label is free until then. A window under that label that
+/// the app did not make (nothing in the app can, but a bug in a permission could) is destroyed, and is never
+/// handed out as the trusted window.
+#[test]
+fn the_trusted_label_is_the_apps_own() {
+    let h = chat_window_only();
+    assert!(h.app.get_webview_window("trusted").is_none(), "no trusted window at start");
+    WebviewWindowBuilder::new(h.app.handle(), "trusted", WebviewUrl::App("index.html".into())).build().unwrap();
+    // (The mock runtime has no event loop, so the destruction itself is not seen here.)
+    assert!(aiui::windows::trusted_window(h.app.handle()).is_err(), "the impostor is not the trusted window");
+    assert!(aiui::windows::show_trusted(h.app.handle(), true).is_err(), "nor is it shown for a confirmation");
+
+    // The app's own, once made, is the one kept.
+    let h = chat_window_only();
+    aiui::windows::trusted_window(h.app.handle()).unwrap();
+    aiui::windows::trusted_window(h.app.handle()).unwrap();
+    assert_eq!(h.app.webview_windows().len(), 2, "the chat window and one trusted window");
 }

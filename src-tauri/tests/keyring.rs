@@ -77,9 +77,9 @@ fn child() {
     )
     .unwrap();
     let app = aiui::app(mock_builder()).manage(shell).build(aiui::context()).unwrap();
-    // `setup` runs only when the event loop starts; the windows are what these tests need of it.
+    // `setup` runs only when the event loop starts; the trusted window is made when first needed.
     aiui::windows::create(app.handle()).unwrap();
-    let trusted = app.get_webview_window("trusted").expect("the trusted window");
+    let trusted = aiui::windows::trusted_window(app.handle()).expect("the trusted window");
     let invoke = |cmd: &str, args: Value| -> Value {
         let request = InvokeRequest {
             cmd: cmd.into(),

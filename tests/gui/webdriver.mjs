@@ -2,7 +2,8 @@
 //
 // 1. A scripted local model (an HTTP server speaking Ollama's /api/tags, /api/show and /api/chat, replaying
 //    fixtures/ollama) answers "what is running?" with a package list, then proposes `package_restart {id: lnd}`.
-// 2. While that confirmation is pending, JavaScript in the chat window tries every way across: trusted commands
+// 2. Before any confirmation the trusted window does not exist yet (it is made when first needed), and the chat
+//    window cannot make a window under its label. While that confirmation is pending, JavaScript in the chat window tries every way across: trusted commands
 //    (even with the real id and hash), emit/emit_to the trusted window, window.open, BroadcastChannel and
 //    localStorage, core window commands, and navigating itself to the trusted page. None may resolve the
 //    confirmation, change a setting (the allowance, the Routstr options), open the wallet, or restart lnd.
@@ -105,6 +106,20 @@ async function windowsByLabel() {
     labels[label] = handle;
   }
   return labels;
+}
+
+// Switches to the window labelled `label`, waiting for it to exist: the trusted window is made when first needed.
+function focuser() {
+  let win = {};
+  return async (label) => {
+    if (!win[label]) {
+      win = await until(`the ${label} window`, async () => {
+        const labels = await windowsByLabel();
+        return labels[label] ? labels : null;
+      });
+    }
+    await wd('POST', s('/window'), { handle: win[label] });
+  };
 }
 
 async function until(what, probe, timeoutMs = 20000, everyMs = 100) {
@@ -237,15 +252,21 @@ const invokeIn = (command, args = {}) => run(wrap(`
 
 let failure = null;
 try {
-  let win = await until('both windows', async () => {
-    const labels = await windowsByLabel();
-    return labels.main && labels.trusted ? labels : null;
-  });
-  const focus = (label) => wd('POST', s('/window'), { handle: win[label] });
+  const focus = focuser();
+  await focus('main');
+  await until('the chat page', () => run(wrap(`return document.readyState === 'complete' && !!document.getElementById('composer-input');`)));
+  // The trusted window is made when first needed: at start the app runs one web process. Until then its label is
+  // free, and the chat window must not be able to take it.
+  check(!(await windowsByLabel()).trusted, 'no trusted window before one is needed');
+  await focus('main');
+  const squat = await run(wrap(`try { await window.__TAURI_INTERNALS__.invoke('plugin:webview|create_webview_window', { options: { label: 'trusted', url: 'index.html' } }); return 'made'; }
+    catch (e) { return 'refused: ' + String(e); }`));
+  log('the chat window making a window labelled trusted:', squat);
+  check(squat.startsWith('refused'), 'the chat window cannot make a window under the trusted label');
+  check(!(await windowsByLabel()).trusted, 'still no trusted window after the attempt');
 
   // ---- a read turn: surfaces and the backend badge ----
   await focus('main');
-  await until('the chat page', () => run(wrap(`return document.readyState === 'complete' && !!document.getElementById('composer-input');`)));
   async function ask(text) {
     await run(wrap(`const input = document.getElementById('composer-input'); input.value = args[0];
       document.getElementById('composer').requestSubmit(); return true;`), text);
@@ -472,11 +493,7 @@ if (!failure) {
     });
     sid = fresh.sessionId;
     log('fresh-machine kiosk session', sid);
-    const win = await until('both windows', async () => {
-      const labels = await windowsByLabel();
-      return labels.main && labels.trusted ? labels : null;
-    });
-    const focus = (label) => wd('POST', s('/window'), { handle: win[label] });
+    const focus = focuser();
     const focusedId = () => run(wrap('return document.activeElement && document.activeElement.id;'));
     const lndState = () => run(wrap(`const apps = await window.__TAURI__.core.invoke('node_packages'); return apps.find((p) => p.id === 'lnd').state;`));
     await focus('main');

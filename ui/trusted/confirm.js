@@ -265,10 +265,6 @@ async function decide(answer, held = false) {
 }
 
 /** Rewrites Approve's hint for the input the page now knows it has (a touchscreen holds, a keyboard presses). */
-export function refreshHint() {
-  $('approve-hint').textContent = hint(!approvable());
-}
-
 export function hasPending() {
   return shown !== null;
 }

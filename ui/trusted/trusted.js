@@ -7,6 +7,14 @@ import { enableZoom, keepTextMenus } from '../js/zoom.js';
 
 async function start() {
   enableZoom();
+  // The window is made for the first confirmation that needs it, so its layout and hold mode are settled before
+  // a confirmation is drawn. A touchscreen (the kiosk, or a phone on the LAN service's trusted origin) approves
+  // by press-and-hold.
+  const view = await invoke('trusted_settings').catch(() => null);
+  if ((view && view.kiosk) || window.matchMedia('(pointer: coarse)').matches) {
+    document.body.classList.add('kiosk', 'hold');
+    keepTextMenus();
+  }
   confirm.init();
   settings.init();
   confirm.setOnChange(() => {
@@ -19,13 +27,6 @@ async function start() {
   setInterval(() => confirm.refresh(), 1000);
   await confirm.refresh();
   await settings.refresh();
-  const view = await invoke('trusted_settings').catch(() => null);
-  // A touchscreen (the kiosk, or a phone on the LAN service's trusted origin) approves by press-and-hold.
-  if ((view && view.kiosk) || window.matchMedia('(pointer: coarse)').matches) {
-    document.body.classList.add('kiosk', 'hold');
-    keepTextMenus();
-    confirm.refreshHint();
-  }
 }
 
 start();

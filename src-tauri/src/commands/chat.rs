@@ -115,9 +115,10 @@ pub async fn chat_suggestions(shell: State<'_, Shell>) -> Result<Vec<String>, Co
 }
 
 /// Asks for the trusted window (settings, or a pending confirmation). It carries nothing: the chat window cannot
-/// fill in or submit anything there.
+/// fill in or submit anything there. Async, so that it runs off the main thread: the window may have to be made,
+/// and making a window waits for the main thread.
 #[tauri::command]
-pub fn request_trusted_window<R: Runtime>(app: AppHandle<R>) -> Result<(), CommandError> {
+pub async fn request_trusted_window<R: Runtime>(app: AppHandle<R>) -> Result<(), CommandError> {
     crate::windows::show_trusted(&app, false).map_err(|e| CommandError::new("window", e.to_string()))
 }
 
