@@ -12,6 +12,7 @@ pub mod config;
 mod demo;
 pub mod first_paint;
 pub mod ipc;
+mod rendering;
 pub mod state;
 pub mod windows;
 

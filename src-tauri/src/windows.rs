@@ -43,6 +43,11 @@ fn build<R: Runtime>(app: &AppHandle<R>, label: &str) -> tauri::Result<WebviewWi
         builder = crate::first_paint::probe(builder);
     }
     let window = builder.build()?;
+    if label == MAIN {
+        // The chat window only: the start is what it saves. The trusted window keeps WebKit's default, since
+        // changing it there, on a window made while the app runs, lost the WebDriver session in tests/gui/run.
+        crate::rendering::apply(&window);
+    }
     if kiosk {
         cover_monitor(&window)?;
     }

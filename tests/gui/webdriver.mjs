@@ -98,12 +98,17 @@ async function run(script, ...args) {
 const wrap = (body) => `const done = arguments[arguments.length - 1]; const args = Array.from(arguments).slice(0, -1);
   (async () => { ${body} })().then(done, (e) => done({ scriptError: String(e && (e.message || e)) }));`;
 
+// A window still being made may not run a script yet: it is left out, and the caller asks again.
 async function windowsByLabel() {
   const labels = {};
   for (const handle of await wd('GET', s('/window/handles'))) {
-    await wd('POST', s('/window'), { handle });
-    const label = await run(wrap('return window.__TAURI_INTERNALS__.metadata.currentWindow.label;'));
-    labels[label] = handle;
+    try {
+      await wd('POST', s('/window'), { handle });
+      const label = await run(wrap('return window.__TAURI_INTERNALS__.metadata.currentWindow.label;'));
+      if (typeof label === 'string') labels[label] = handle;
+    } catch (e) {
+      log(`a window not ready yet (${String(e).slice(0, 80)})`);
+    }
   }
   return labels;
 }
