@@ -155,7 +155,7 @@ impl fmt::Display for Report {
 /// A turn sends the conversation's history again, so a screen remembers what it made of each text and screens
 /// only what is new. Texts it found nothing in are remembered once for every screen made with
 /// [`Screen::for_another_conversation`] (they share the known secrets, the only other input); texts it changed
-/// or blocked are remembered per conversation, since their placeholders are that conversation's.
+/// are remembered per conversation, since their placeholders are that conversation's.
 pub struct Screen {
     known: Arc<[Known]>,
     placeholders: Placeholders,
@@ -196,8 +196,9 @@ impl CleanTexts {
     }
 }
 
-/// What one conversation's screen made of the texts it changed or blocked, by origin (owner text is blocked
-/// where other text is redacted). Bounded like [`CleanTexts`], per conversation.
+/// What one conversation's screen made of the texts it changed (redactions, placeholders), by origin. Bounded
+/// like [`CleanTexts`], per conversation. A blocked owner text is not kept: the owner's secret stays in memory no
+/// longer than the screening, and such a text is not re-sent anyway.
 #[derive(Default)]
 struct ChangedTexts {
     outcomes: HashMap<Box<str>, Vec<(Origin, Screened)>>,
@@ -208,11 +209,8 @@ impl ChangedTexts {
     const LIMIT: usize = 2 << 20;
 
     fn insert(&mut self, origin: Origin, text: &str, outcome: &Screened) {
-        let size = text.len()
-            + match outcome {
-                Screened::Clean { text, .. } => text.len(),
-                Screened::Blocked(_) => 0,
-            };
+        let Screened::Clean { text: sent, .. } = outcome else { return };
+        let size = text.len() + sent.len();
         if self.bytes + size > Self::LIMIT {
             self.outcomes.clear();
             self.bytes = 0;

@@ -472,6 +472,8 @@ fn a_text_screened_again_gets_the_same_outcome() {
     assert_eq!(blocked.kinds, ["known:node-password", "xprv"]);
     assert!(matches!(screen.screen_text(&text, Origin::Owner), Screened::Blocked(_)));
     assert_eq!(screen.screen_text(&text, Origin::ToolResult), first);
+    // The owner's blocked words are not kept: only the tool result's outcome is remembered.
+    assert_eq!(screen.changed.outcomes.get(text.as_str()).map(Vec::len), Some(1));
 
     let plain = "lnd is running, 12 channels open";
     for _ in 0..2 {
