@@ -25,6 +25,9 @@ pub fn apply<R: Runtime>(window: &WebviewWindow<R>) {
     if has_render_node(Path::new(DRI)) {
         return;
     }
+    // Only WebKitGTK has this setting; elsewhere the platform's default stays.
+    #[cfg(not(target_os = "linux"))]
+    let _ = window;
     #[cfg(target_os = "linux")]
     if let Err(e) = window.with_webview(|webview| {
         use webkit2gtk::{HardwareAccelerationPolicy, SettingsExt, WebViewExt};
