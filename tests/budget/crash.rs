@@ -1,7 +1,9 @@
 //! Crashes and a second process, for real: a paid request runs in a child process (this test binary re-run as
 //! `pay_child_process`), is killed with SIGKILL at each named fault point, and `reconcile` then runs in a fresh
-//! child process. After each, the ledger adds up and the budget's spend is exactly what left the wallet. A second
-//! test reconciles from another process while the child is mid-payment with a slow provider.
+//! child process. After each, the ledger adds up and the budget's spend is exactly what left the wallet. The same
+//! is done inside `reconcile` (after it received a refund, after it took a token back, on each side of a
+//! write-off), on a zero-fee mint and on one charging `input_fee_ppk` 100, with honest and lying providers. A
+//! further test reconciles from another process while the child is mid-payment with a slow provider.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -12,7 +14,7 @@ use std::time::Duration;
 use aiui_core::Secret;
 use aiui_core::backends::routstr::Routstr;
 use aiui_core::backends::{ChatRequest, Message};
-use aiui_core::faults::POINTS;
+use aiui_core::faults::{POINTS, RECONCILE_POINTS};
 use aiui_core::net::guard::AddressPolicy;
 use aiui_core::pay::Payments;
 use aiui_core::pay::discovery::Discovery;
@@ -42,12 +44,18 @@ async fn child(role: &str) {
     let dir = std::path::PathBuf::from(var("AIUI_PAY_DIR"));
     let secrets = Secrets::in_memory();
     secrets.set(SecretName::WalletSeed, &Secret::new(var("AIUI_PAY_SEED"))).unwrap();
+    let opened = match std::env::var("AIUI_PAY_CLOCK") {
+        Ok(clock) => super::open_with_clock_file(&dir, &secrets, Path::new(&clock)).await,
+        Err(_) => open(&dir, &secrets).await,
+    };
     let payments = Arc::new(
-        open(&dir, &secrets)
-            .await
+        opened
             .with_refund_access(AddressPolicy::AllowPrivateForTests, None)
             .with_reconcile_policy(test_reconcile_policy()),
     );
+    if role.starts_with("stress-") {
+        return super::stress::child(role, payments, &var("AIUI_PAY_RELAY")).await;
+    }
     match role {
         "pay" => {
             let discovery = Arc::new(Discovery::new(discovery_config(&var("AIUI_PAY_RELAY"))));
@@ -78,7 +86,11 @@ struct Setup {
 }
 
 async fn setup() -> Setup {
-    let mint = TestMint::start().await;
+    setup_with_fee(0).await
+}
+
+async fn setup_with_fee(input_fee_ppk: u64) -> Setup {
+    let mint = TestMint::start_with_fee(input_fee_ppk).await;
     let relay = TestRelay::start().await;
     let replies = (0..16).map(|_| openai("answer_plain.json")).collect();
     let provider = TestProvider::start(&mint.url(), replies).await;
@@ -95,7 +107,12 @@ async fn data_dir(s: &Setup, dir: &Path) -> String {
     secrets.get(SecretName::WalletSeed).unwrap().expect("a seed").expose().clone()
 }
 
-fn spawn(role: &str, dir: &Path, seed: &str, relay: &str, fault_point: Option<&str>) -> Child {
+pub(super) fn spawn(role: &str, dir: &Path, seed: &str, relay: &str, fault_point: Option<&str>) -> Child {
+    command(role, dir, seed, relay, fault_point).spawn().expect("the child process starts")
+}
+
+/// The child process for `role`, not started yet.
+pub(super) fn command(role: &str, dir: &Path, seed: &str, relay: &str, fault_point: Option<&str>) -> Command {
     let mut command = Command::new(std::env::current_exe().expect("the test binary"));
     command
         .args(["--exact", "budget::crash::pay_child_process", "--nocapture", "--test-threads=1"])
@@ -104,16 +121,17 @@ fn spawn(role: &str, dir: &Path, seed: &str, relay: &str, fault_point: Option<&s
         .env("AIUI_PAY_SEED", seed)
         .env("AIUI_PAY_RELAY", relay)
         .env_remove("AIUI_FAULT_POINT")
+        .env_remove("AIUI_PAY_CLOCK")
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     if let Some(point) = fault_point {
         command.env("AIUI_FAULT_POINT", point);
     }
-    command.spawn().expect("the child process starts")
+    command
 }
 
 /// Reads the child's stderr until a line starts with `marker`; returns that line, or panics with what was seen.
-async fn wait_for(child: &mut Child, marker: &'static str) -> String {
+pub(super) async fn wait_for(child: &mut Child, marker: &'static str) -> String {
     let stderr = child.stderr.take().expect("piped stderr");
     let found = tokio::task::spawn_blocking(move || {
         let mut seen = Vec::new();
@@ -173,6 +191,144 @@ async fn a_kill_at_every_step_of_a_payment_loses_nothing_after_reconcile() {
         table.push(format!("{point:<34} spent {spent:>3} sats  {report}"));
     }
     eprintln!("{}", table.join("\n"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_kill_at_every_step_of_a_payment_on_a_mint_with_fees_loses_nothing() {
+    let s = setup_with_fee(100).await;
+    for point in POINTS {
+        let dir = tempfile::tempdir().unwrap();
+        let seed = data_dir(&s, dir.path()).await;
+        let charged_before = s.provider.state.charged.load(std::sync::atomic::Ordering::SeqCst) as u64;
+        let mut payer = spawn("pay", dir.path(), &seed, &s.relay.url, Some(point));
+        wait_for(&mut payer, "AIUI-FAULT-POINT").await;
+        payer.kill().expect("SIGKILL");
+        payer.wait().unwrap();
+        run_reconcile(dir.path(), &seed, &s.relay.url, None).await;
+        assert_resolved(dir.path(), &seed, point).await;
+        let charged = s.provider.state.charged.load(std::sync::atomic::Ordering::SeqCst) as u64 - charged_before;
+        assert_counted_once(settled_spend(dir.path(), &seed).await, charged, 100, point);
+    }
+}
+
+/// How a payment is left open for `reconcile` before a reconcile is killed at `point`.
+struct Leftover {
+    point: &'static str,
+    /// The provider's behaviour for the paid request.
+    fault: Fault,
+    /// Where the payer is killed (`None`: it finishes, leaving a parked payment).
+    payer_point: Option<&'static str>,
+    /// Reconciles that run to the end before the one that is killed (a write-off needs its tries first).
+    runs_before: usize,
+    /// The provider is honest in this case: spend must be exactly its charge.
+    honest: bool,
+}
+
+const LEFTOVERS: &[Leftover] = &[
+    // The provider redeemed and failed (500, no change); reconcile gets the refund and dies having received it.
+    Leftover {
+        point: "after-returned-received",
+        fault: Fault::InternalNoChange,
+        payer_point: Some("after-token-sent"),
+        runs_before: 0,
+        honest: true,
+    },
+    // A 402 before redeeming; reconcile takes the token back and dies before the ledger hears of it.
+    Leftover {
+        point: "after-reclaimed",
+        fault: Fault::PaymentRequired,
+        payer_point: Some("after-token-sent"),
+        runs_before: 0,
+        honest: true,
+    },
+    // A liar: redeems, answers 402, never refunds. Reconcile writes it off on its second try and dies there.
+    Leftover {
+        point: "before-write-off",
+        fault: Fault::RedeemThen402,
+        payer_point: None,
+        runs_before: 1,
+        honest: false,
+    },
+    Leftover {
+        point: "after-write-off",
+        fault: Fault::RedeemThen402,
+        payer_point: None,
+        runs_before: 1,
+        honest: false,
+    },
+];
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_kill_inside_reconcile_loses_nothing_and_counts_nothing_twice() {
+    assert_eq!(
+        LEFTOVERS.iter().map(|l| l.point).collect::<Vec<_>>(),
+        RECONCILE_POINTS,
+        "every reconcile fault point has a case"
+    );
+    let mut table = Vec::new();
+    for fee in [0, 100] {
+        let s = setup_with_fee(fee).await;
+        for case in LEFTOVERS {
+            let label = format!("{} (input_fee_ppk {fee})", case.point);
+            let dir = tempfile::tempdir().unwrap();
+            let seed = data_dir(&s, dir.path()).await;
+            let charged_before = s.provider.state.charged.load(std::sync::atomic::Ordering::SeqCst) as u64;
+            s.provider.arm(case.fault, 0);
+            let mut payer = spawn("pay", dir.path(), &seed, &s.relay.url, case.payer_point);
+            match case.payer_point {
+                Some(_) => {
+                    wait_for(&mut payer, "AIUI-FAULT-POINT").await;
+                    payer.kill().expect("SIGKILL");
+                }
+                None => {
+                    wait_for(&mut payer, "AIUI-CHILD-PAID").await;
+                }
+            }
+            payer.wait().unwrap();
+            for _ in 0..case.runs_before {
+                run_reconcile(dir.path(), &seed, &s.relay.url, None).await;
+            }
+            let mut killed = spawn("reconcile", dir.path(), &seed, &s.relay.url, Some(case.point));
+            wait_for(&mut killed, "AIUI-FAULT-POINT").await;
+            killed.kill().expect("SIGKILL");
+            killed.wait().unwrap();
+            let report = run_reconcile(dir.path(), &seed, &s.relay.url, None).await;
+            let spent = assert_resolved(dir.path(), &seed, &label).await;
+            let charged = s.provider.state.charged.load(std::sync::atomic::Ordering::SeqCst) as u64 - charged_before;
+            let settled = settled_spend(dir.path(), &seed).await;
+            if case.honest {
+                assert_counted_once(settled, charged, fee, &format!("{label}: {report}"));
+            } else {
+                assert!(settled > 0, "{label}: the liar kept the token, and it counts as spent: {report}");
+            }
+            table.push(format!("{label:<44} spent {spent:>3} sats (settled {settled:>3})  {report}"));
+        }
+    }
+    eprintln!("{}", table.join("\n"));
+}
+
+/// What the ledger settled is what the provider charged, plus, at a mint with fees, the input fee the provider paid
+/// to redeem the token (its change is worth that much less; a token of at most 30 proofs costs at most 3 sats). A
+/// returned token counted twice, or a reclaim taken for the provider's redemption, would be off by the whole token.
+#[track_caller]
+fn assert_counted_once(settled: u64, charged: u64, input_fee_ppk: u64, label: &str) {
+    let most = if input_fee_ppk == 0 { charged } else { charged + 3 };
+    assert!((charged..=most).contains(&settled), "{label}: settled {settled}, the provider charged {charged}");
+}
+
+/// Runs `reconcile` in a fresh child process to its end and returns its report line.
+async fn run_reconcile(dir: &Path, seed: &str, relay: &str, point: Option<&str>) -> String {
+    let mut reconciler = spawn("reconcile", dir, seed, relay, point);
+    let report = wait_for(&mut reconciler, "AIUI-CHILD-RECONCILED").await;
+    assert!(reconciler.wait().unwrap().success(), "reconcile failed: {report}");
+    report
+}
+
+/// The ledger's settled spend: what providers kept, mint fees aside.
+async fn settled_spend(dir: &Path, seed: &str) -> u64 {
+    let secrets = Secrets::in_memory();
+    secrets.set(SecretName::WalletSeed, &Secret::new(seed.to_owned())).unwrap();
+    open(dir, &secrets).await.conservation().await.unwrap().settled_spend
 }
 
 #[tokio::test(flavor = "multi_thread")]

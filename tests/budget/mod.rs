@@ -1,11 +1,13 @@
 //! The prepaid allowance end to end: `Payments` over a real cdk mint (fake Lightning) on loopback, with a stand-in
 //! provider that redeems tokens and returns change or refunds the way Routstr does.
 
+mod accounting;
 mod crash;
 mod files;
 mod hostile;
 mod ledger;
 mod secrets;
+mod stress;
 mod tests;
 
 use std::path::Path;
@@ -26,6 +28,18 @@ use crate::support::paid::test_wallet_options;
 pub async fn open(dir: &Path, secrets: &Secrets) -> Payments {
     let wallet = Wallet::open_with(dir, secrets, test_wallet_options()).await.expect("the wallet opens");
     let budget = BudgetStore::open(&dir.join("budget.json")).expect("the budget opens");
+    Payments::new(Arc::new(wallet), Arc::new(budget))
+}
+
+/// [`open`], with the budget's clock read from `clock_file` (milliseconds since the epoch, written by a test), so
+/// that several processes see one clock that the test moves on to roll periods.
+pub async fn open_with_clock_file(dir: &Path, secrets: &Secrets, clock_file: &Path) -> Payments {
+    let wallet = Wallet::open_with(dir, secrets, test_wallet_options()).await.expect("the wallet opens");
+    let file = clock_file.to_owned();
+    let clock = Arc::new(move || {
+        std::fs::read_to_string(&file).ok().and_then(|t| t.trim().parse().ok()).unwrap_or_else(aiui_core::now_ms)
+    });
+    let budget = BudgetStore::open(&dir.join("budget.json")).expect("the budget opens").with_clock(clock);
     Payments::new(Arc::new(wallet), Arc::new(budget))
 }
 

@@ -53,6 +53,7 @@ pub fn test_reconcile_policy() -> ReconcilePolicy {
         write_off_after: Duration::from_secs(3600),
         first_backoff: Duration::ZERO,
         max_backoff: Duration::ZERO,
+        max_watch_step: Duration::from_secs(3600),
     }
 }
 

@@ -79,6 +79,13 @@ pub struct ProviderState {
     pub charged: AtomicUsize,
 }
 
+impl ProviderState {
+    /// Arms `fault` for the next chat request (see [`TestProvider::arm`]), from a task that holds only the state.
+    pub fn arm_next(&self, fault: Fault) {
+        *self.fault.lock().unwrap() = fault;
+    }
+}
+
 pub struct TestProvider {
     pub url: String,
     pub state: Arc<ProviderState>,

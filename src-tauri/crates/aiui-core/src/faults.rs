@@ -10,13 +10,19 @@ pub const POINTS: &[&str] = &[
     "after-token-built",
     "after-token-sent",
     "after-change-stored",
+    "after-returned-received",
     "between-ledger-and-budget-settle",
 ];
+
+/// Points passed only inside `reconcile`, in the order it passes them: after it received stored change or a
+/// refund, after it took a token back, and on each side of a write-off.
+pub const RECONCILE_POINTS: &[&str] =
+    &["after-returned-received", "after-reclaimed", "before-write-off", "after-write-off"];
 
 /// A named point. See the module docs.
 #[inline]
 pub fn hit(name: &'static str) {
-    debug_assert!(POINTS.contains(&name), "unknown fault point {name}");
+    debug_assert!(POINTS.contains(&name) || RECONCILE_POINTS.contains(&name), "unknown fault point {name}");
     #[cfg(feature = "fault-points")]
     if std::env::var("AIUI_FAULT_POINT").is_ok_and(|armed| armed == name) {
         use std::io::Write;

@@ -25,12 +25,10 @@ use crate::net::guard::{AddressPolicy, Guard};
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
 use crate::pay::discovery::{Discovered, Discovery, DiscoveryReport, Refusal};
 use crate::pay::refund::RefundAnswer;
-use crate::pay::{NotPaid, PayError, PayTo, Payment, Payments};
+use crate::pay::{CASHU_HEADER, NotPaid, PayError, PayTo, Payment, Payments};
 
 /// The completion cap sent on every Routstr request; the reservation is priced for it.
 pub const ROUTSTR_MAX_TOKENS: u32 = 1024;
-/// The header that carries the payment out and the change back (routstr.md §2; `X-Cashu-Refund` does not exist).
-pub const CASHU_HEADER: &str = "X-Cashu";
 /// The SDK's safety margin over the provider's own reservation formula.
 const PRICE_MARGIN: f64 = 1.4;
 /// The most a provider's 402 may ask, as a multiple of the estimate from its advertised price. Beyond it the
@@ -363,6 +361,8 @@ impl Routstr {
             Ok(payment) => payment,
             Err(not_paid) => return Err(BackendError::BudgetStop { message: self.not_paid_message(not_paid, price) }),
         };
+        // A turn cancelled from here on (its future dropped) parks the payment at once for `reconcile`.
+        let _parked_if_dropped = self.payments.park_when_dropped(&payment);
         let url = endpoint.join("v1/chat/completions").map_err(|e| protocol(&e.to_string()))?;
         let mut header = HeaderValue::from_str(payment.token.expose()).map_err(|_| protocol("unsendable token"))?;
         header.set_sensitive(true);
@@ -427,10 +427,20 @@ impl Routstr {
             // if that fails, the provider kept it, and it must not be paid again.
             let reclaimed = match self.payments.reclaim(&payment).await {
                 Ok(()) => true,
-                Err(e) => {
-                    tracing::warn!(error = %e, "a token refused with 402 could not be taken back");
+                Err(e @ PayError::AlreadySpent) => {
+                    tracing::warn!(error = %e, "a token refused with 402 was redeemed by the provider");
                     let verdict = self.recover(&payment, notices).await;
                     notices.push(format!("{} answered 402 but kept the payment; {verdict}.", provider.label()));
+                    false
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "a token refused with 402 could not be taken back yet");
+                    self.payments.keep_in_flight(&payment).await;
+                    notices.push(format!(
+                        "{} answered 402, and its token could not be taken back yet ({e}); it stays recorded and is \
+                         taken back by the next reconcile.",
+                        provider.label()
+                    ));
                     false
                 }
             };
@@ -477,7 +487,12 @@ impl Routstr {
                 "I could not pay the {price} sats this request may cost: the wallet holds too little ecash at the \
                  accepted mints, so I stopped here. Nothing was spent. {FUND}"
             ),
-            NotPaid::Wallet(e @ (PayError::MintUnreachable { .. } | PayError::Timeout | PayError::Mint { .. })) => {
+            NotPaid::Wallet(
+                e @ (PayError::MintUnreachable { .. }
+                | PayError::Timeout
+                | PayError::Mint { .. }
+                | PayError::MintUnclear { .. }),
+            ) => {
                 format!("I could not pay: {e}. Nothing was spent, so I stopped here; try again when the mint is back.")
             }
             NotPaid::Wallet(e) => format!("I could not pay: {e}. Nothing was spent, so I stopped here."),

@@ -55,6 +55,15 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE payments ADD COLUMN set_aside_token TEXT",
     "ALTER TABLE payments ADD COLUMN set_aside_reason TEXT",
     "ALTER TABLE payments ADD COLUMN written_off INTEGER NOT NULL DEFAULT 0",
+    // Which payment a returned token (change, a refund, the token itself) was claimed for, by its proofs' key: a
+    // token counts for one payment only, and a second receive of it is known to be ours (`Wallet::proofs_key`).
+    "CREATE TABLE IF NOT EXISTS receipts (token_key TEXT PRIMARY KEY, payment TEXT NOT NULL, at_ms INTEGER NOT NULL)",
+    // How long reconcile has watched an unresolved payment, summed from its own runs in steps no longer than one
+    // backoff, so a clock that jumps cannot make a payment old at once; and the wall time of the last run.
+    "ALTER TABLE payments ADD COLUMN watched_ms INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE payments ADD COLUMN seen_ms INTEGER NOT NULL DEFAULT 0",
+    // What the owner must hear about money, kept for every surface and every process (read by id).
+    "CREATE TABLE IF NOT EXISTS notices (id INTEGER PRIMARY KEY AUTOINCREMENT, at_ms INTEGER NOT NULL, text TEXT NOT NULL)",
 ];
 
 /// Where a payment stands. `Pending` and `InFlight` count as in-flight in the conservation sum.
@@ -120,7 +129,20 @@ pub struct LedgerEntry {
     /// What was counted as spent once settled.
     pub spent_sats: u64,
     pub set_aside_reason: Option<String>,
+    /// The returned token that did not count, for the owner to look at and receive or discard.
+    pub set_aside_token: Option<Secret<String>>,
     pub written_off: bool,
+    /// How long reconcile has watched it (see the migration's note), and when it last did.
+    pub watched_ms: i64,
+    pub seen_ms: i64,
+}
+
+/// A money notice as stored: its id orders them, so each surface can ask for the ones it has not shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoneyNotice {
+    pub id: i64,
+    pub at_ms: i64,
+    pub text: String,
 }
 
 /// The sums of the conservation invariant, as recorded.
@@ -270,6 +292,12 @@ impl Ledger {
         self.transition(id, &[PaymentState::InFlight], "tries = tries + 1, next_try_ms = ?3", &[&next_try_ms])
     }
 
+    /// The next refund-endpoint attempt may be made at `next_try_ms`; no try is counted (nobody answered, or the
+    /// provider asked to wait).
+    pub fn defer(&self, id: &str, next_try_ms: i64) -> Result<(), PayError> {
+        self.transition(id, &[PaymentState::InFlight], "next_try_ms = ?3", &[&next_try_ms])
+    }
+
     /// The outcome is known: `spent` went to the provider, `extra_fees` to mints.
     pub fn settle(&self, id: &str, spent: u64, extra_fees: u64) -> Result<(), PayError> {
         self.transition(
@@ -280,9 +308,15 @@ impl Ledger {
         )
     }
 
-    /// No refund came after every try: the whole token is counted as spent, visibly.
-    pub fn write_off(&self, id: &str) -> Result<(), PayError> {
-        self.transition(id, &[PaymentState::InFlight], "state = 'settled', spent = amount, written_off = 1", &[])
+    /// No refund came after every try: `spent` of the token (all of it, unless part came back) counts as spent,
+    /// visibly, with the tries that were made.
+    pub fn write_off(&self, id: &str, spent: u64, extra_fees: u64, tries: u32) -> Result<(), PayError> {
+        self.transition(
+            id,
+            &[PaymentState::InFlight],
+            "state = 'settled', spent = MIN(?3, amount), fees = fees + ?4, tries = ?5, written_off = 1",
+            &[&col(spent), &col(extra_fees), &i64::from(tries)],
+        )
     }
 
     /// Change or a refund arrived: kept here before it is received, so a failed receive can be retried.
@@ -305,16 +339,94 @@ impl Ledger {
         self.transition(id, &[PaymentState::Pending], "state = 'cancelled', fees = 0", &[])
     }
 
-    /// The newest payment that holds budget reservation `reservation`, in whatever state.
-    pub fn by_reservation(&self, reservation: u64) -> Result<Option<LedgerEntry>, PayError> {
+    /// The newest payment of `session` that holds budget reservation `reservation`, in whatever state. The session
+    /// must match too: a reservation id of a budget file made anew must never pick up an old row.
+    pub fn by_reservation(&self, reservation: u64, session: &str) -> Result<Option<LedgerEntry>, PayError> {
         let conn = self.conn();
         conn.query_row(
-            &format!("{SELECT} WHERE reservation = ?1 ORDER BY created_ms DESC LIMIT 1"),
-            params![col(reservation)],
+            &format!("{SELECT} WHERE reservation = ?1 AND session = ?2 ORDER BY created_ms DESC LIMIT 1"),
+            params![col(reservation), session],
             row_to_entry,
         )
         .optional()
         .map_err(db_err)
+    }
+
+    /// Claims the returned token whose proofs' key is `token_key` for payment `id`. `Ok(None)` when it is this
+    /// payment's (claimed now or by an earlier try); `Ok(Some(other))` when another payment claimed it first.
+    pub fn claim_returned(&self, id: &str, token_key: &str) -> Result<Option<String>, PayError> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT OR IGNORE INTO receipts (token_key, payment, at_ms) VALUES (?1, ?2, ?3)",
+            params![token_key, id, crate::now_ms()],
+        )
+        .map_err(db_err)?;
+        let owner: String = conn
+            .query_row("SELECT payment FROM receipts WHERE token_key = ?1", params![token_key], |r| r.get(0))
+            .map_err(db_err)?;
+        Ok((owner != id).then_some(owner))
+    }
+
+    /// Another reconcile run looked at an unresolved payment at `now`: adds the time since the last run, at most
+    /// `max_step`, and nothing when the clock went back. Returns how long it has been watched, and whether the
+    /// clock went back since the last run.
+    pub fn watch(&self, id: &str, now: i64, max_step_ms: i64) -> Result<(i64, bool), PayError> {
+        let Some(entry) = self.get(id)? else { return Err(PayError::UnknownPayment(id.to_owned())) };
+        let last = if entry.seen_ms > 0 { entry.seen_ms } else { entry.created_ms };
+        let went_back = now < last;
+        let step = (now - last).clamp(0, max_step_ms.max(0));
+        let watched = entry.watched_ms.saturating_add(step);
+        self.transition(
+            id,
+            &[PaymentState::Pending, PaymentState::InFlight],
+            "watched_ms = ?3, seen_ms = ?4",
+            &[&watched, &now],
+        )?;
+        Ok((watched, went_back))
+    }
+
+    /// Keeps a notice for the owner where every surface of every process reads it.
+    pub fn add_notice(&self, text: &str) -> Result<i64, PayError> {
+        let conn = self.conn();
+        conn.execute("INSERT INTO notices (at_ms, text) VALUES (?1, ?2)", params![crate::now_ms(), text])
+            .map_err(db_err)?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    /// The notices after `after_id`, oldest first.
+    pub fn notices_after(&self, after_id: i64) -> Result<Vec<MoneyNotice>, PayError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare("SELECT id, at_ms, text FROM notices WHERE id > ?1 ORDER BY id").map_err(db_err)?;
+        let rows = stmt
+            .query_map(params![after_id], |r| Ok(MoneyNotice { id: r.get(0)?, at_ms: r.get(1)?, text: r.get(2)? }))
+            .map_err(db_err)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(db_err)
+    }
+
+    /// A set-aside token is put back into play by the owner (received) or dropped (discarded): it no longer shows.
+    pub fn clear_set_aside(&self, id: &str) -> Result<(), PayError> {
+        let changed = self
+            .conn()
+            .execute(
+                "UPDATE payments SET set_aside_token = NULL, updated_ms = ?2 WHERE id = ?1 AND set_aside_token IS NOT NULL",
+                params![id, crate::now_ms()],
+            )
+            .map_err(db_err)?;
+        if changed == 1 { Ok(()) } else { Err(PayError::UnknownPayment(id.to_owned())) }
+    }
+
+    /// Sats that came back to the wallet after a payment had settled (a set-aside token the owner received): they
+    /// lower that payment's spend, so the conservation sum stays exact.
+    pub fn credit_late(&self, id: &str, face: u64, credited: u64) -> Result<(), PayError> {
+        let changed = self
+            .conn()
+            .execute(
+                "UPDATE payments SET spent = MAX(spent - ?3, 0), fees = fees + ?4, updated_ms = ?2 \
+                 WHERE id = ?1 AND state = 'settled'",
+                params![id, crate::now_ms(), col(face), col(face.saturating_sub(credited))],
+            )
+            .map_err(db_err)?;
+        if changed == 1 { Ok(()) } else { Err(PayError::UnknownPayment(id.to_owned())) }
     }
 
     /// Payments whose returned token was set aside, newest first: what the owner is told about.
@@ -366,7 +478,7 @@ impl Ledger {
 
 const SELECT: &str = "SELECT id, provider, mint, amount, token, operation_id, reservation, state, spent_at_mint, fees, \
                       returned_token, session, endpoint, request_id, tries, next_try_ms, parked, created_ms, spent, \
-                      set_aside_reason, written_off FROM payments";
+                      set_aside_reason, written_off, watched_ms, seen_ms, set_aside_token FROM payments";
 
 fn row_to_entry(row: &rusqlite::Row<'_>) -> rusqlite::Result<LedgerEntry> {
     let state: String = row.get(7)?;
@@ -392,5 +504,8 @@ fn row_to_entry(row: &rusqlite::Row<'_>) -> rusqlite::Result<LedgerEntry> {
         spent_sats: sats(row.get(18)?),
         set_aside_reason: row.get(19)?,
         written_off: row.get::<_, i64>(20)? != 0,
+        watched_ms: row.get(21)?,
+        seen_ms: row.get(22)?,
+        set_aside_token: row.get::<_, Option<String>>(23)?.map(Secret::new),
     })
 }

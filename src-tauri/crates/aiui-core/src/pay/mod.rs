@@ -13,19 +13,26 @@
 
 pub mod discovery;
 mod ledger;
+mod locks;
 mod mint_transport;
 pub(crate) mod payments;
+mod reconcile;
 pub mod refund;
+mod returned;
 #[cfg(test)]
 mod tests;
 mod wallet;
+mod write_off;
 
-pub use ledger::{LedgerEntry, PaymentState};
+pub use ledger::{LedgerEntry, MoneyNotice, PaymentState};
 pub use mint_transport::MAX_MINT_REPLY_BYTES;
-pub use payments::{NotPaid, PayTo, Payments, ReconcilePolicy, Settlement};
+pub use payments::{NotPaid, ParkOnDrop, PayTo, Payments, ReconcilePolicy, Settlement};
 pub use wallet::{Wallet, WalletOptions};
 
 use crate::Secret;
+
+/// The header that carries the payment out and the change back (routstr.md §2; `X-Cashu-Refund` does not exist).
+pub const CASHU_HEADER: &str = "X-Cashu";
 
 /// Why a wallet operation failed. `auto_pay_token` turns every one of these into `None`.
 #[derive(Debug, thiserror::Error)]
@@ -67,6 +74,28 @@ pub enum PayError {
     UnknownPayment(String),
     #[error("payment {id} was moved to {state} by another process; left as it is")]
     Moved { id: String, state: String },
+    #[error("the mint {mint} gave no clear answer ({reason}); nothing is lost: it is asked again later")]
+    MintUnclear { mint: String, reason: String },
+    #[error("{0}")]
+    Unfinished(String),
+    #[error("the token was already sent back for another payment ({0}), so it cannot count for this one")]
+    ReturnedElsewhere(String),
+}
+
+impl PayError {
+    /// Whether asking again later may succeed: the other side did not answer, or answered nothing final. A stored
+    /// token is kept for another try on these, never set aside.
+    pub fn is_passing(&self) -> bool {
+        matches!(
+            self,
+            Self::MintUnreachable { .. }
+                | Self::Timeout
+                | Self::Store(_)
+                | Self::Ledger(_)
+                | Self::MintUnclear { .. }
+                | Self::Unfinished(_)
+        )
+    }
 }
 
 /// Maps a cdk error to what callers can act on. cdk's messages carry amounts and ids, never proof secrets.
@@ -76,7 +105,10 @@ pub(crate) fn classify(mint: &str, error: cdk::Error) -> PayError {
         cdk::Error::Timeout => PayError::Timeout,
         cdk::Error::InsufficientFunds => PayError::InsufficientFunds { needed: 0 },
         cdk::Error::TokenAlreadySpent => PayError::AlreadySpent,
-        other => PayError::Mint { mint: mint.to_owned(), reason: other.to_string() },
+        cdk::Error::Database(e) => PayError::Store(e.to_string()),
+        // Only a definitive refusal is the mint's "no"; anything else (pending, a bad reply, a 5xx) may change.
+        other if other.is_definitive_failure() => PayError::Mint { mint: mint.to_owned(), reason: other.to_string() },
+        other => PayError::MintUnclear { mint: mint.to_owned(), reason: other.to_string() },
     }
 }
 
@@ -153,6 +185,9 @@ pub struct ReconcileReport {
     pub minted_sats: u64,
     /// Reservations of an earlier run that no open payment held, released.
     pub released_reservations: usize,
-    /// What the owner must be told: write-offs, returned tokens that did not count, the 80% notice.
+    /// What the owner must be told: write-offs, returned tokens that did not count, the 80% notice. Each is also
+    /// stored in the ledger, where every surface reads it ([`Payments::notices_after`]).
     pub notices: Vec<String>,
+    /// Another process (or task) was reconciling this wallet: this run did nothing.
+    pub reconciling_elsewhere: bool,
 }

@@ -78,7 +78,7 @@ impl RefundClient {
             return RefundAnswer::Unreachable("the token cannot be sent in a header".into());
         };
         header.set_sensitive(true);
-        let response = match client.http.post(url).header(crate::backends::routstr::CASHU_HEADER, header).send().await {
+        let response = match client.http.post(url).header(super::CASHU_HEADER, header).send().await {
             Ok(response) => response,
             Err(e) => return RefundAnswer::Unreachable(net::describe(&e)),
         };

@@ -241,7 +241,21 @@ impl Wallet {
 
     /// NUT-07: asks the token's mint whether its proofs are spent.
     pub async fn token_state(&self, token: &Secret<String>) -> Result<TokenState, PayError> {
-        let parsed = Token::from_str(token.expose()).map_err(|e| PayError::InvalidToken(e.to_string()))?;
+        let (wallet, proofs) = self.token_proofs(token.expose()).await?;
+        let mint = wallet.mint_url.to_string();
+        let states = wallet.check_proofs_spent(proofs).await.map_err(|e| classify(&mint, e))?;
+        Ok(if states.iter().all(|s| s.state == State::Spent) {
+            TokenState::Spent
+        } else if states.iter().any(|s| s.state == State::Spent || s.state == State::Pending) {
+            TokenState::Pending
+        } else {
+            TokenState::Unspent
+        })
+    }
+
+    /// The proofs of `token`, read with the keysets of its mint's wallet (cached by cdk), and that wallet.
+    pub(crate) async fn token_proofs(&self, token: &str) -> Result<(cdk::Wallet, cdk::nuts::Proofs), PayError> {
+        let parsed = Token::from_str(token.trim()).map_err(|e| PayError::InvalidToken(e.to_string()))?;
         let mint = parsed.mint_url().map_err(|e| PayError::InvalidToken(e.to_string()))?.to_string();
         let wallet = self.mint_wallet(&mint).await?;
         let keysets = wallet.keysets(Default::default()).await.map_err(|e| classify(&mint, e))?;
@@ -256,14 +270,103 @@ impl Wallet {
             })
             .collect();
         let proofs = parsed.proofs(&infos).map_err(|e| PayError::InvalidToken(e.to_string()))?;
-        let states = wallet.check_proofs_spent(proofs).await.map_err(|e| classify(&mint, e))?;
-        Ok(if states.iter().all(|s| s.state == State::Spent) {
-            TokenState::Spent
-        } else if states.iter().any(|s| s.state == State::Spent || s.state == State::Pending) {
-            TokenState::Pending
-        } else {
-            TokenState::Unspent
-        })
+        Ok((wallet, proofs))
+    }
+
+    /// A name for a token's proofs that no other token has: SHA-256 over their sorted Y values (public, derived
+    /// from the secrets by hashing, so it reveals nothing that spends them). The ledger keys receipts on it.
+    pub(crate) async fn proofs_key(&self, token: &str) -> Result<String, PayError> {
+        use cdk::nuts::ProofsMethods;
+        use sha2::Digest;
+        let (_, proofs) = self.token_proofs(token).await?;
+        let mut ys: Vec<String> =
+            proofs.ys().map_err(|e| PayError::InvalidToken(e.to_string()))?.iter().map(|y| y.to_hex()).collect();
+        ys.sort();
+        Ok(hex::encode(sha2::Sha256::digest(ys.join(",").as_bytes())))
+    }
+
+    /// Whether this wallet itself already received `token`: cdk records each receive with the Y values of the
+    /// proofs it took in. `Some(credited)` when such a receive completed, `None` when there is none, and
+    /// [`PayError::Unfinished`] while one was begun and not finished (cdk's recovery ends it).
+    pub(crate) async fn earlier_receipt(&self, token: &str) -> Result<Option<u64>, PayError> {
+        use cdk::nuts::ProofsMethods;
+        use cdk_common::wallet::{TransactionDirection, TransactionStatus};
+        let (wallet, proofs) = self.token_proofs(token).await?;
+        let ys = proofs.ys().map_err(|e| PayError::InvalidToken(e.to_string()))?;
+        let incoming = wallet
+            .list_transactions(Some(TransactionDirection::Incoming))
+            .await
+            .map_err(|e| PayError::Store(e.to_string()))?;
+        // A receive takes in exactly the token's proofs (a mint's issue has a quote, and other proofs).
+        let receipts: Vec<_> = incoming
+            .iter()
+            .filter(|tx| {
+                tx.quote_id.is_none()
+                    && !ys.is_empty()
+                    && tx.ys.len() == ys.len()
+                    && ys.iter().all(|y| tx.ys.contains(y))
+            })
+            .collect();
+        if let Some(done) = receipts.iter().find(|tx| tx.status == TransactionStatus::Completed) {
+            return Ok(Some(done.amount.to_u64()));
+        }
+        if receipts.iter().any(|tx| tx.status == TransactionStatus::Pending) {
+            return Err(PayError::Unfinished(format!(
+                "receiving a token at {} was begun and not finished; it is finished by the next reconcile",
+                wallet.mint_url
+            )));
+        }
+        Ok(None)
+    }
+
+    /// Whether cdk's send `operation_id` at `mint` was taken back (revoked) by this wallet: cdk marks a revoked
+    /// send's record failed. [`PayError::Unfinished`] while a revoke is under way.
+    pub(crate) async fn revoked_send(&self, mint: &str, operation_id: uuid::Uuid) -> Result<bool, PayError> {
+        use cdk_common::wallet::{SendSagaState, TransactionDirection, TransactionStatus, WalletSagaState};
+        let wallet = self.mint_wallet(mint).await?;
+        if let Ok(Some(saga)) = wallet.localstore.get_saga(&operation_id).await
+            && saga.state == WalletSagaState::Send(SendSagaState::RollingBack)
+        {
+            return Err(PayError::Unfinished(format!("taking a token back at {mint} was begun and not finished")));
+        }
+        let outgoing = wallet
+            .list_transactions(Some(TransactionDirection::Outgoing))
+            .await
+            .map_err(|e| PayError::Store(e.to_string()))?;
+        Ok(outgoing.iter().any(|tx| tx.saga_id == Some(operation_id) && tx.status == TransactionStatus::Failed))
+    }
+
+    /// Takes back the proofs of `token` that the mint says are still unspent (the rest were redeemed or are
+    /// pending). Returns their face value and what the mint credited for them.
+    pub(crate) async fn take_back_unspent(&self, token: &str) -> Result<(u64, u64), PayError> {
+        use cdk::nuts::ProofsMethods;
+        let (wallet, proofs) = self.token_proofs(token).await?;
+        let mint = wallet.mint_url.to_string();
+        let states = wallet.check_proofs_spent(proofs.clone()).await.map_err(|e| classify(&mint, e))?;
+        let ys = proofs.ys().map_err(|e| PayError::InvalidToken(e.to_string()))?;
+        let unspent: cdk::nuts::Proofs = proofs
+            .into_iter()
+            .zip(ys)
+            .filter(|(_, y)| states.iter().any(|s| s.y == *y && s.state == State::Unspent))
+            .map(|(proof, _)| proof)
+            .collect();
+        if unspent.is_empty() {
+            return Ok((0, 0));
+        }
+        let face = unspent.total_amount().map_err(|e| PayError::InvalidToken(e.to_string()))?.to_u64();
+        let credited = wallet
+            .receive_proofs(unspent, ReceiveOptions::default(), None, None)
+            .await
+            .map_err(|e| classify(&mint, e))?
+            .to_u64();
+        Ok((face, credited))
+    }
+
+    /// What the mint keeps (its input fee) to take in `token`'s proofs.
+    pub(crate) async fn input_fee(&self, token: &str) -> Result<u64, PayError> {
+        let (wallet, proofs) = self.token_proofs(token).await?;
+        let mint = wallet.mint_url.to_string();
+        Ok(wallet.get_proofs_fee(&proofs).await.map_err(|e| classify(&mint, e))?.total.to_u64())
     }
 }
 

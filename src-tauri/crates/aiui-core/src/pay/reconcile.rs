@@ -1,0 +1,278 @@
+//! `reconcile`: at start-up, in the background and on demand, every payment whose outcome no running request will
+//! learn is brought to an end: stored change received, unspent tokens reclaimed, spent ones pursued at the
+//! provider's refund endpoint (`write_off.rs`), and reservations settled or released from the ledger.
+
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use cdk::wallet::types::OperationData;
+
+use super::ledger::{LedgerEntry, PaymentState};
+use super::payments::Payments;
+use super::{PayError, ReconcileReport, TokenState, Wallet};
+use crate::Secret;
+
+impl Payments {
+    /// At startup, in the background and on demand: mint paid invoices, let cdk finish interrupted operations (only
+    /// when no send is in progress here and no other process runs), then settle every open payment that no running
+    /// request holds:
+    /// - stored change or refunds are received (if they count);
+    /// - a token the mint says is unspent is reclaimed;
+    /// - a spent one is asked for at the provider's refund endpoint, with a growing wait across runs (425), and
+    ///   written off as spent, with a notice, after `max_refund_tries` tries or `write_off_after`;
+    /// - a reservation whose payment settled (a crash between the two writes) is settled from the ledger, and one
+    ///   whose process is gone without a payment is released.
+    ///
+    /// Payments and reservations of a process that still runs are never touched. Never fails on one payment: it
+    /// reports.
+    pub async fn reconcile(&self) -> Result<ReconcileReport, PayError> {
+        let mut report = ReconcileReport::default();
+        // Two reconciles on one row would both receive its change; one at a time per data dir, across processes.
+        let Some(_alone) = self.locks.reconcile() else {
+            tracing::info!("reconcile: another AIUI process is reconciling this wallet now; nothing to do here");
+            report.reconciling_elsewhere = true;
+            return Ok(report);
+        };
+        let told_before = self.wallet.ledger().notices_after(0).map(|n| n.last().map_or(0, |n| n.id)).unwrap_or(0);
+        match self.wallet.mint_paid_invoices().await {
+            Ok(sats) => report.minted_sats = sats,
+            Err(e) => tracing::warn!(error = %e, "reconcile: could not check unpaid invoices"),
+        }
+        self.recover_sagas_when_nothing_runs().await;
+        for entry in self.wallet.ledger().unresolved()? {
+            let own_parked = entry.session == self.budget.session() && entry.parked;
+            if !own_parked && self.budget.session_alive(&entry.session) {
+                // A request of this process, or of another that still runs, may hold it right now.
+                report.skipped_live += 1;
+                continue;
+            }
+            report.checked += 1;
+            if let Err(e) = self.reconcile_entry(entry, &mut report).await {
+                tracing::warn!(error = %e, "reconcile: left a payment as it was");
+                report.unreachable += 1;
+            }
+        }
+        for holder in self.budget.reservation_holders() {
+            let row = self.wallet.ledger().by_reservation(holder.id, &holder.session)?;
+            match row {
+                Some(row) if row.state == PaymentState::Settled => {
+                    // The ledger settled but the budget did not learn it (a crash or a failed write in between).
+                    if let Some(reservation) = self.budget.recover(holder.id) {
+                        let _ = self.budget.settle(reservation, row.spent_sats + row.fees_sats);
+                        report.settled_late += 1;
+                    }
+                }
+                Some(row) if row.state == PaymentState::Cancelled => {
+                    if let Some(reservation) = self.budget.recover(holder.id) {
+                        self.budget.release(reservation);
+                        report.released_reservations += 1;
+                    }
+                }
+                Some(_) => {}
+                None if !holder.alive => {
+                    // Its process died before a token existed: nothing left the wallet.
+                    if let Some(reservation) = self.budget.recover(holder.id) {
+                        self.budget.release(reservation);
+                        report.released_reservations += 1;
+                    }
+                }
+                None => {}
+            }
+        }
+        if let Some(notice) = self.budget.take_notice() {
+            self.tell(notice);
+        }
+        // Everything this run told the owner, as stored for every surface (the tries above stored their own).
+        report.notices = self.wallet.ledger().notices_after(told_before)?.into_iter().map(|n| n.text).collect();
+        tracing::info!(?report, "reconcile: done");
+        Ok(report)
+    }
+
+    /// Runs [`Payments::reconcile`] now and then every `every`, until the returned task is aborted, so that open
+    /// payments end resolved without the owner asking. What the owner must hear (write-offs, refused change, the
+    /// 80% notice) goes to `tell`.
+    pub fn reconcile_in_background(
+        self: &Arc<Self>,
+        every: Duration,
+        tell: impl Fn(Vec<String>) + Send + 'static,
+    ) -> tokio::task::JoinHandle<()> {
+        let payments = self.clone();
+        tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(every);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                ticks.tick().await;
+                match payments.reconcile().await {
+                    Ok(report) if !report.notices.is_empty() => tell(report.notices),
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!(error = %e, "background reconcile failed; it runs again later"),
+                }
+            }
+        })
+    }
+
+    /// cdk's own saga recovery undoes sends half-way, so it runs only when nothing can be half-way: no cdk
+    /// operation in progress in this process or in any other on this data dir (the operations lock, which every
+    /// send, receive and revoke holds shared). Other processes that merely run do not hold it off.
+    async fn recover_sagas_when_nothing_runs(&self) {
+        let Ok(_here) = self.sends.try_write() else {
+            tracing::info!("reconcile: a payment is in progress; cdk's recovery waits for a later run");
+            return;
+        };
+        let Some(_everywhere) = self.locks.recovery() else {
+            tracing::info!(
+                "reconcile: a wallet operation is in progress elsewhere; cdk's recovery waits for a later run"
+            );
+            return;
+        };
+        self.wallet.recover_sagas().await;
+    }
+
+    async fn reconcile_entry(&self, mut entry: LedgerEntry, report: &mut ReconcileReport) -> Result<(), PayError> {
+        let step = i64::try_from(self.policy.max_watch_step.as_millis()).unwrap_or(i64::MAX);
+        let (watched, clock_went_back) = self.wallet.ledger().watch(&entry.id, crate::now_ms(), step)?;
+        if clock_went_back {
+            tracing::warn!(payment = %entry.id, "reconcile: the clock went back since the last run; that time is not counted");
+        }
+        entry.watched_ms = watched;
+        if let Some(returned) = entry.returned_token.clone() {
+            match self.settle_returned(&entry, Some(returned.expose())).await {
+                Ok(settlement) => {
+                    report.returned_received += 1;
+                    report.notices.extend(settlement.warning);
+                }
+                Err(e) => {
+                    tracing::warn!(payment = %entry.id, error = %e, "reconcile: stored change not received yet");
+                    report.unreachable += 1;
+                }
+            }
+            return Ok(());
+        }
+        if entry.state == PaymentState::Pending {
+            match self.wallet.saga_token(&entry).await {
+                SagaToken::Token(token) => {
+                    let face = entry.amount_sats;
+                    self.wallet.ledger().mark_in_flight(&entry.id, &token, face)?;
+                    entry.token = Some(token);
+                    entry.state = PaymentState::InFlight;
+                }
+                SagaToken::Gone => {
+                    // cdk never finished building it, and its recovery put the proofs back: nothing left the wallet.
+                    self.wallet.ledger().cancel(&entry.id)?;
+                    if let Some(reservation) = self.budget.recover(entry.reservation) {
+                        self.budget.release(reservation);
+                    }
+                    report.cancelled += 1;
+                    return Ok(());
+                }
+                SagaToken::Unfinished => {
+                    // cdk still holds proofs for it: its recovery (when no other process runs) finishes it first.
+                    report.unreachable += 1;
+                    return Ok(());
+                }
+            }
+        }
+        match self.wallet.token_state_of(&entry).await {
+            Ok(TokenState::Unspent) => match self.reclaim_entry(&entry).await {
+                Ok(sats) => {
+                    report.reclaimed += 1;
+                    report.reclaimed_sats += sats;
+                }
+                Err(PayError::AlreadySpent) => self.pursue_refund(&entry, report).await?,
+                Err(e) => {
+                    tracing::warn!(payment = %entry.id, error = %e, "reconcile: could not reclaim yet");
+                    report.unreachable += 1;
+                }
+            },
+            // Spent: by the provider, or by this wallet in an earlier try whose ledger write was lost (a revoke, a
+            // receive); `reclaim_entry` tells them apart and only the provider's redemption is pursued.
+            Ok(TokenState::Spent) => match self.reclaim_entry(&entry).await {
+                Ok(sats) => {
+                    report.reclaimed += 1;
+                    report.reclaimed_sats += sats;
+                }
+                Err(PayError::AlreadySpent) => self.pursue_refund(&entry, report).await?,
+                Err(e) => {
+                    tracing::warn!(payment = %entry.id, error = %e, "reconcile: could not tell who spent it yet");
+                    report.unreachable += 1;
+                }
+            },
+            Ok(TokenState::Pending) => self.resolve_stuck(&entry, report).await?,
+            Err(e) => {
+                tracing::warn!(payment = %entry.id, error = %e, "reconcile: could not ask the mint");
+                report.unreachable += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What cdk knows of the token of a payment whose ledger row never got it.
+enum SagaToken {
+    Token(Secret<String>),
+    /// cdk holds no record: the send never happened, or its recovery undid it.
+    Gone,
+    /// cdk's record exists without a token: its recovery has not run yet.
+    Unfinished,
+}
+
+impl Wallet {
+    /// NUT-07 state of an open payment's token.
+    pub(super) async fn token_state_of(&self, entry: &LedgerEntry) -> Result<TokenState, PayError> {
+        match &entry.token {
+            Some(token) => self.token_state(token).await,
+            None => Err(PayError::UnknownPayment(entry.id.clone())),
+        }
+    }
+
+    /// The token cdk built for a payment whose ledger row never got it (a crash between the two writes).
+    async fn saga_token(&self, entry: &LedgerEntry) -> SagaToken {
+        let Ok(wallet) = self.mint_wallet(&entry.mint).await else { return SagaToken::Unfinished };
+        let Ok(op) = uuid::Uuid::from_str(&entry.operation_id) else { return SagaToken::Gone };
+        match wallet.localstore.get_saga(&op).await {
+            Ok(Some(saga)) => match saga.data {
+                OperationData::Send(data) => {
+                    data.token.map_or(SagaToken::Unfinished, |t| SagaToken::Token(Secret::new(t)))
+                }
+                _ => SagaToken::Gone,
+            },
+            Ok(None) => SagaToken::Gone,
+            Err(_) => SagaToken::Unfinished,
+        }
+    }
+
+    /// Lets cdk finish or undo operations a crash interrupted, and close the records of sends whose token was
+    /// redeemed (best effort; it needs the mints).
+    async fn recover_sagas(&self) {
+        for wallet in self.cdk_wallets().await {
+            close_redeemed_sends(&wallet).await;
+            if let Err(e) = wallet.recover_incomplete_sagas().await {
+                tracing::warn!(mint = %wallet.mint_url, error = %e, "reconcile: cdk recovery incomplete");
+            }
+        }
+    }
+}
+
+/// One `POST /v1/checkstate` for the proofs of every send cdk still holds open at `wallet`'s mint (settled payments,
+/// whose records are closed here rather than one request per payment, and open ones): cdk drops the proofs the mint
+/// says are spent, and its recovery, which runs next, then closes those sends without asking the mint again, one
+/// by one. Proofs that are not spent stay as they are, so an open payment's token can still be reclaimed.
+async fn close_redeemed_sends(wallet: &cdk::Wallet) {
+    use cdk_common::wallet::{SendSagaState, WalletSagaState};
+    let Ok(sagas) = wallet.localstore.get_incomplete_sagas().await else { return };
+    let mut proofs = Vec::new();
+    for saga in sagas.iter().filter(|saga| {
+        saga.mint_url == wallet.mint_url && saga.state == WalletSagaState::Send(SendSagaState::TokenCreated)
+    }) {
+        if let Ok(reserved) = wallet.localstore.get_reserved_proofs(&saga.id).await {
+            proofs.extend(reserved.into_iter().map(|info| info.proof));
+        }
+    }
+    if proofs.is_empty() {
+        return;
+    }
+    if let Err(e) = wallet.check_proofs_spent(proofs).await {
+        tracing::warn!(mint = %wallet.mint_url, error = %e, "reconcile: could not ask the mint about sent proofs");
+    }
+}

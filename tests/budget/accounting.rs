@@ -1,0 +1,183 @@
+//! The accounting defects of issue 22, each reproduced over the real mint: a returned token counted twice, a
+//! reservation id that matches an old payment after the budget file was made anew, honest change from another
+//! accepted mint, a set-aside token the owner receives after all, an unreachable refund endpoint that wrote
+//! payments off, and a turn cancelled mid-request that left its payment unparked.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use aiui_core::budget::{BudgetStore, BudgetUpdate};
+use aiui_core::pay::{Payments, Wallet};
+use aiui_core::secrets::Secrets;
+
+use super::{Provider, assert_conserved, funded, open};
+use crate::support::mint::TestMint;
+use crate::support::paid::{openai, paid, test_reconcile_policy, test_wallet_options};
+use crate::support::provider::Fault;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_reconciles_at_once_receive_stored_change_once() {
+    let mint = TestMint::start().await;
+    let provider = Provider::new(&mint).await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let first = funded(&mint, dir.path(), &secrets, 100, 80).await;
+    let policy = first.budget().payment_policy();
+    let payment = first.auto_pay_token(&policy, &[mint.url()], 20, "provider-a").await.expect("a token");
+    provider.redeem(payment.token.expose()).await;
+    let change = provider.pay_back(15).await;
+    // The mint is down when the change arrives: it is stored with the payment, not received.
+    mint.take_down();
+    let down = first.settle_with_change(&payment, Some(&change)).await;
+    assert!(down.as_ref().is_err_and(|e| e.is_passing()), "{down:?}");
+    first.keep_in_flight(&payment).await;
+    mint.bring_up();
+
+    // The desktop app's background reconcile and the owner's `aiui-cli wallet reconcile`, at the same moment.
+    let second = open(dir.path(), &secrets).await;
+    let (a, b) = tokio::join!(first.reconcile(), second.reconcile());
+    let (a, b) = (a.unwrap(), b.unwrap());
+    eprintln!("{a:?}\n{b:?}");
+    assert_eq!(a.returned_received + b.returned_received, 1, "{a:?} {b:?}");
+    let c = assert_conserved(first.conservation().await.unwrap());
+    assert_eq!((c.wallet_balance, c.settled_spend, c.in_flight), (95, 5, 0), "the change counted, once");
+    assert_eq!(first.budget().get().spent_sats, 5);
+    assert!(first.set_aside_tokens().unwrap().is_empty(), "nothing was taken for a lie");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_budget_file_made_anew_never_matches_an_old_payment() {
+    let mint = TestMint::start().await;
+    let provider = Provider::new(&mint).await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&mint, dir.path(), &secrets, 100, 80).await;
+    let policy = payments.budget().payment_policy();
+    let payment = payments.auto_pay_token(&policy, &[mint.url()], 10, "provider-a").await.expect("a token");
+    provider.redeem(payment.token.expose()).await;
+    payments.settle_with_change(&payment, None).await.unwrap();
+    drop(payments);
+
+    // The damaged-file message tells the owner to remove budget.json and set the budget again.
+    std::fs::remove_file(dir.path().join("budget.json")).unwrap();
+    let wallet = Arc::new(Wallet::open_with(dir.path(), &secrets, test_wallet_options()).await.unwrap());
+    let budget = Arc::new(BudgetStore::open(&dir.path().join("budget.json")).unwrap());
+    budget
+        .set(BudgetUpdate { allowance_sats: Some(80), accepted_mints: Some(vec![mint.url()]), ..Default::default() })
+        .unwrap();
+    let payments = Payments::new(wallet, budget);
+    // A payment of this process has just reserved, and its ledger row is not written yet.
+    let live = payments.budget().reserve(&payments.budget().payment_policy(), 30).expect("it fits");
+    let report = payments.reconcile().await.unwrap();
+    assert_eq!((report.settled_late, report.released_reservations), (0, 0), "{report:?}");
+    assert_eq!(payments.budget().get().reserved_sats, 30, "the live reservation is still held");
+    payments.budget().release(live);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn honest_change_from_another_mint_the_owner_accepts_counts() {
+    let (paid_mint, other_mint) = (TestMint::start().await, TestMint::start().await);
+    let provider = Provider::new(&paid_mint).await;
+    let provider_elsewhere = Provider::new(&other_mint).await;
+    provider_elsewhere.fund(50).await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&paid_mint, dir.path(), &secrets, 100, 80).await;
+    payments
+        .budget()
+        .set(BudgetUpdate { accepted_mints: Some(vec![paid_mint.url(), other_mint.url()]), ..Default::default() })
+        .unwrap();
+    let policy = payments.budget().payment_policy();
+    let payment = payments.auto_pay_token(&policy, &[paid_mint.url()], 20, "provider-a").await.expect("a token");
+    provider.redeem(payment.token.expose()).await;
+    let change = provider_elsewhere.pay_back(12).await;
+    let settled = payments.settle_with_change(&payment, Some(&change)).await.unwrap();
+    assert_eq!((settled.spent_sats, settled.warning), (8, None));
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!((c.wallet_balance, c.settled_spend), (92, 8));
+    assert_eq!(payments.budget().get().spent_sats, 8);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_set_aside_token_can_be_received_or_discarded_by_the_owner() {
+    let (paid_mint, stranger) = (TestMint::start().await, TestMint::start().await);
+    let provider = Provider::new(&paid_mint).await;
+    let provider_elsewhere = Provider::new(&stranger).await;
+    provider_elsewhere.fund(50).await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&paid_mint, dir.path(), &secrets, 100, 80).await;
+    let policy = payments.budget().payment_policy();
+    for _ in 0..2 {
+        let payment = payments.auto_pay_token(&policy, &[paid_mint.url()], 20, "provider-a").await.unwrap();
+        provider.redeem(payment.token.expose()).await;
+        let change = provider_elsewhere.pay_back(12).await;
+        let settled = payments.settle_with_change(&payment, Some(&change)).await.unwrap();
+        assert!(settled.warning.as_deref().is_some_and(|w| w.contains("set-aside")), "{settled:?}");
+    }
+    let aside = payments.set_aside_tokens().unwrap();
+    assert_eq!(aside.len(), 2);
+    let notices = payments.notices_after(0).unwrap();
+    assert_eq!(notices.len(), 2, "each refusal is kept for every surface: {notices:?}");
+
+    let (mint, credited) = payments.receive_set_aside(&aside[0].id).await.expect("the owner receives it");
+    assert_eq!((mint.trim_end_matches('/'), credited), (stranger.url().trim_end_matches('/'), 12));
+    payments.discard_set_aside(&aside[1].id).unwrap();
+    assert!(payments.set_aside_tokens().unwrap().is_empty());
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!((c.wallet_balance, c.settled_spend), (72, 28), "the received one lowered its payment's spend");
+    assert!(payments.receive_set_aside(&aside[0].id).await.is_err(), "only once");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unreachable_refund_endpoint_costs_no_try_and_writes_nothing_off() {
+    let mint = TestMint::start().await;
+    let provider = Provider::new(&mint).await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&mint, dir.path(), &secrets, 100, 80).await.with_reconcile_policy(test_reconcile_policy());
+    let policy = payments.budget().payment_policy();
+    let payment = payments.auto_pay_token(&policy, &[mint.url()], 20, "provider-a").await.unwrap();
+    provider.redeem(payment.token.expose()).await;
+    payments.keep_in_flight(&payment).await;
+    // No refund endpoint is known for this payment: every run finds it unreachable. Two tries would write it off.
+    for _ in 0..4 {
+        let report = payments.reconcile().await.unwrap();
+        assert_eq!((report.written_off, report.waiting), (0, 1), "{report:?}");
+    }
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!(c.in_flight, 20, "still pursued, not written off");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_turn_cancelled_mid_request_parks_its_payment_at_once() {
+    let p = paid(500, vec![openai("answer_plain.json")]).await;
+    p.provider.arm(Fault::Slow, 0);
+    let turn = {
+        let h_agent = p.h.agent.clone();
+        let conversation = p.h.conversation.clone();
+        tokio::spawn(async move {
+            let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+            h_agent.turn(&conversation, "hello", &tx).await
+        })
+    };
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while p.provider.state.bodies.lock().unwrap().is_empty() {
+        assert!(tokio::time::Instant::now() < deadline, "the request never reached the provider");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // The owner presses Stop: the turn's future is dropped with the token at the provider.
+    turn.abort();
+    assert!(turn.await.is_err_and(|e| e.is_cancelled()));
+    let report = p.payments.reconcile().await.unwrap();
+    assert_eq!(
+        (report.checked, report.skipped_live),
+        (1, 0),
+        "parked, so this process's reconcile ends it: {report:?}"
+    );
+    // Whatever the slow provider does next, nothing is left open.
+    tokio::time::sleep(Duration::from_millis(3_500)).await;
+    p.payments.reconcile().await.unwrap();
+    let sums = p.assert_ceiling_and_conservation().await;
+    assert_eq!(sums.in_flight, 0, "{sums:?}");
+}
