@@ -80,6 +80,9 @@ struct NodeLink {
 }
 
 /// Everything the commands share.
+/// How many of the newest money notices a (re)built shell shows; all of them stay in the ledger.
+const RECENT_MONEY_NOTICES: usize = 20;
+
 pub struct Shell {
     pub mode: Mode,
     pub data: DataDir,
@@ -265,7 +268,23 @@ impl Shell {
         for notice in &built.notices {
             tracing::warn!(%notice, "chain");
         }
-        *self.notices.write().unwrap_or_else(|p| p.into_inner()) = built.notices;
+        // The chain's own notices are made anew; the money notices (write-offs, refused change) live in the ledger,
+        // so a rebuild shows them again rather than losing what the background reconcile had added.
+        let mut shown = built.notices;
+        if let Some(payments) = &built.payments {
+            match payments.notices_after(0) {
+                Ok(money) => {
+                    let recent = money.len().saturating_sub(RECENT_MONEY_NOTICES);
+                    for notice in money.into_iter().skip(recent) {
+                        if !shown.contains(&notice.text) {
+                            shown.push(notice.text);
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "the money notices could not be read"),
+            }
+        }
+        *self.notices.write().unwrap_or_else(|p| p.into_inner()) = shown;
         let reconciler = built.payments.as_ref().map(|payments| {
             let notices = self.notices.clone();
             payments.reconcile_in_background(RECONCILE_EVERY, move |told| {

@@ -104,8 +104,13 @@ pub async fn build_chain(
                         .with_refund_access(settings.routstr.address_policy, settings.routstr.tor_socks),
                 );
                 match payments.reconcile().await {
-                    Ok(report) if report.checked > 0 => tracing::info!(?report, "reconciled open payments at start-up"),
-                    Ok(_) => {}
+                    // Start-up is where old payments are written off: what the owner must hear is shown, not logged.
+                    Ok(report) => {
+                        if report.checked > 0 {
+                            tracing::info!(?report, "reconciled open payments at start-up");
+                        }
+                        notices.extend(report.notices);
+                    }
                     Err(e) => {
                         notices.push(format!("Open payments could not be checked yet ({e}); they stay recorded."))
                     }

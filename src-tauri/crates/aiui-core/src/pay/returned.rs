@@ -82,6 +82,11 @@ impl Payments {
     /// reconciler between receiving and settling) is what was credited. Returns (credited, face).
     async fn receive_for(&self, entry: &LedgerEntry, token: &str, face: u64) -> Result<(u64, u64), PayError> {
         let key = self.wallet.proofs_key(token).await?;
+        if let Some(paid) = &entry.token
+            && self.wallet.proofs_key(paid.expose()).await? == key
+        {
+            return Err(PayError::ReturnedElsewhere("it is the very token that was paid".into()));
+        }
         if let Some(other) = self.wallet.ledger().claim_returned(&entry.id, &key)? {
             return Err(PayError::ReturnedElsewhere(other));
         }
@@ -287,6 +292,9 @@ fn returned_value_from(
 /// Why a returned token that could not be received does not count, for the owner.
 fn refusal(error: &PayError) -> String {
     match error {
+        PayError::ReturnedElsewhere(why) if why.starts_with("it is the very token") => {
+            "it is the very token that was paid, already spent by the provider".into()
+        }
         PayError::ReturnedElsewhere(_) => error.to_string(),
         PayError::AlreadySpent => "the mint says it was already spent, and not by this wallet".into(),
         other => format!("the mint refused it ({other})"),

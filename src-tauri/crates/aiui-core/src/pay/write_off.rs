@@ -14,8 +14,8 @@ impl Payments {
     /// set), receive what it gives if it counts, and write the payment off only when the provider refused for good
     /// (410), refused `max_refund_tries` times, or reconcile has watched it for `write_off_after`.
     ///
-    /// Only an answer counts as a try: an endpoint that cannot be reached, or says "wait" (425), costs none, so a
-    /// provider that is down for a while is asked again later rather than written off. A refund token, once
+    /// Only an answer counts as a try (a refusal, or 425 "wait", whose wait is honoured): an endpoint that cannot be
+    /// reached costs none, so a provider that is down for a while is asked again later rather than written off. A refund token, once
     /// obtained, is never written off: it is stored and received by a later run if this one cannot.
     pub(super) async fn pursue_refund(
         &self,
@@ -52,8 +52,9 @@ impl Payments {
                 };
             }
             RefundAnswer::Pending(retry_after) => {
+                // An answer, so a try: a provider that says "wait" forever is written off after every try.
                 tracing::info!(payment = %entry.id, "reconcile: the provider says the refund is pending (425)");
-                (false, retry_after, false)
+                (true, retry_after, false)
             }
             RefundAnswer::Refused(status) => {
                 tracing::info!(payment = %entry.id, status, "reconcile: the provider gave no refund");
