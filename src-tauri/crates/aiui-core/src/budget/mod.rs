@@ -7,6 +7,10 @@
 #[cfg(test)]
 mod interleavings;
 mod period;
+#[cfg(test)]
+mod processes;
+mod sessions;
+mod state;
 mod store;
 #[cfg(test)]
 mod tests;
@@ -30,6 +34,22 @@ pub struct BudgetReport {
     pub remaining_sats: u64,
     pub accepted_mints: Vec<String>,
     pub notice_80_sent: bool,
+}
+
+/// One accounting period's spend, as [`BudgetStore::periods`] lists them. Periods are numbered in order; only the
+/// clock passing a period's end closes it (a new schedule moves the current period's end, not its start).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PeriodSpend {
+    pub number: u64,
+    pub start_ms: i64,
+    /// When it closed; `None` for the current period.
+    pub end_ms: Option<i64>,
+    /// The highest allowance in force while it was current: the ceiling its reservations were granted under, so
+    /// `spent_sats + reserved_sats <= allowance_sats` even when the owner lowered the allowance mid-period.
+    pub allowance_sats: u64,
+    pub spent_sats: u64,
+    /// What its reservations still hold (payments in progress, or parked until a refund resolves).
+    pub reserved_sats: u64,
 }
 
 /// An operator's change to the budget; `None` fields stay as they are.
@@ -97,6 +117,7 @@ impl PaymentPolicy {
 pub struct Reservation {
     id: u64,
     amount_sats: u64,
+    period: Option<u64>,
 }
 
 impl Reservation {
@@ -106,6 +127,12 @@ impl Reservation {
 
     pub fn amount_sats(&self) -> u64 {
         self.amount_sats
+    }
+
+    /// The number of the accounting period it counts in (see [`BudgetStore::periods`]); fixed when it was made.
+    /// `None` only for a reservation an older version left in a period no longer on file.
+    pub fn period_number(&self) -> Option<u64> {
+        self.period
     }
 }
 
@@ -127,21 +154,32 @@ pub fn stop_message(report: &BudgetReport, price_sats: Option<u64>) -> String {
         Period::Never => String::new(),
         p => format!(" It renews {}.", p.as_str()),
     };
+    // Sats held for payments still resolving are not lost: without saying so, "8 of 40 remain" with nothing spent
+    // reads as 32 sats gone.
+    let taken = if report.reserved_sats > 0 {
+        format!(
+            " ({} spent, {} held for payments still being resolved; whatever they refund comes back to the allowance)",
+            report.spent_sats, report.reserved_sats
+        )
+    } else {
+        String::new()
+    };
     if report.remaining_sats == 0 {
+        let taken = if taken.is_empty() { format!(" ({} spent)", report.spent_sats) } else { taken };
         return format!(
-            "The assistant's allowance of {} sats is used up ({} spent, {} held for requests in progress), so I \
-             stopped here.{renews} {TOP_UP}",
-            report.allowance_sats, report.spent_sats, report.reserved_sats
+            "The assistant's allowance of {} sats is used up{taken}, so I stopped here.{renews} {TOP_UP}",
+            report.allowance_sats
         );
     }
     match price_sats {
         Some(price) => format!(
-            "This request could cost up to {price} sats, but only {} of the {}-sat allowance remain, so I stopped \
-             here.{renews} {TOP_UP}",
+            "This request could cost up to {price} sats, but only {} of the {}-sat allowance remain{taken}, so I \
+             stopped here.{renews} {TOP_UP}",
             report.remaining_sats, report.allowance_sats
         ),
         None => format!(
-            "I could not pay for this request, so I stopped here. {} of the {}-sat allowance remain.{renews} {TOP_UP}",
+            "I could not pay for this request, so I stopped here. {} of the {}-sat allowance remain{taken}.{renews} \
+             {TOP_UP}",
             report.remaining_sats, report.allowance_sats
         ),
     }
