@@ -29,7 +29,16 @@ async fn the_data_dir_is_0700_and_every_file_in_it_0600() {
     let mut found = Vec::new();
     walk(&dir, &mut found);
     let names: Vec<&str> = found.iter().map(|(n, _, _)| n.rsplit('/').next().unwrap()).collect();
-    for expected in ["wallet.sqlite3", "ledger.sqlite3", "budget.json", "budget.lock", "sessions"] {
+    let expected_files = [
+        "wallet.sqlite3",
+        "ledger.sqlite3",
+        "budget.json",
+        "budget.lock",
+        "sessions",
+        "wallet-operations.lock",
+        "reconcile.lock",
+    ];
+    for expected in expected_files {
         assert!(names.contains(&expected), "{expected} is among the checked files: {names:?}");
     }
     for (name, mode, is_dir) in &found {

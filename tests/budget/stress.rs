@@ -158,6 +158,7 @@ async fn four_processes_a_lying_provider_and_the_owner_never_pass_a_ceiling() {
     for _ in 0..4 {
         payments.reconcile().await.unwrap();
     }
+    eprintln!("{}", dump(dir.path()));
     let sums = assert_conserved(payments.conservation().await.unwrap());
     assert_eq!(sums.in_flight, 0, "{sums:?}");
     let periods = payments.budget().periods();
@@ -170,4 +171,38 @@ async fn four_processes_a_lying_provider_and_the_owner_never_pass_a_ceiling() {
     let left = sums.received_total - sums.wallet_balance;
     assert_eq!(counted, left, "the budget counted exactly what left the wallet: {sums:?} {periods:?}");
     assert!(sums.settled_spend > 0, "some requests were paid: {sums:?}");
+}
+
+/// What the wallet's and the ledger's files hold, for a failure to say where the sats went.
+fn dump(dir: &Path) -> String {
+    let mut out = Vec::new();
+    let query = |file: &str, sql: &str, out: &mut Vec<String>| {
+        let conn = rusqlite::Connection::open(dir.join(file)).unwrap();
+        let mut stmt = conn.prepare(sql).unwrap();
+        let columns = stmt.column_count();
+        let rows = stmt
+            .query_map([], |row| {
+                Ok((0..columns)
+                    .map(|i| match row.get_ref(i).unwrap() {
+                        rusqlite::types::ValueRef::Integer(n) => n.to_string(),
+                        rusqlite::types::ValueRef::Text(t) => String::from_utf8_lossy(t).chars().take(40).collect(),
+                        rusqlite::types::ValueRef::Null => "-".into(),
+                        other => format!("{other:?}").chars().take(20).collect(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" | "))
+            })
+            .unwrap();
+        out.push(format!("-- {sql}"));
+        out.extend(rows.map(Result::unwrap));
+    };
+    query("wallet.sqlite3", "SELECT state, COUNT(*), SUM(amount) FROM proof GROUP BY state", &mut out);
+    query("wallet.sqlite3", "SELECT name FROM sqlite_master WHERE type = 'table'", &mut out);
+    query(
+        "ledger.sqlite3",
+        "SELECT id, state, amount, spent, fees, written_off, returned_token IS NOT NULL, set_aside_reason, tries \
+         FROM payments ORDER BY created_ms",
+        &mut out,
+    );
+    out.join("\n")
 }

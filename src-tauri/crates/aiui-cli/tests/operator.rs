@@ -149,9 +149,17 @@ echo '== done'
     for entry in std::fs::read_dir(&data).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
         assert!(
-            ["wallet.sqlite3", "ledger.sqlite3", "budget.json", "budget.lock", "sessions"]
-                .iter()
-                .any(|f| name.starts_with(f)),
+            [
+                "wallet.sqlite3",
+                "ledger.sqlite3",
+                "budget.json",
+                "budget.lock",
+                "sessions",
+                "wallet-operations.lock",
+                "reconcile.lock",
+            ]
+            .iter()
+            .any(|f| name.starts_with(f)),
             "{name}"
         );
     }
