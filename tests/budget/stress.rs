@@ -25,7 +25,7 @@ use crate::support::relay::TestRelay;
 
 const FUNDS: u64 = 3_000;
 const ALLOWANCE: u64 = 400;
-const PAYS_EACH: usize = 8;
+const PAYS_EACH: usize = 16;
 const HOUR_MS: i64 = 3_600_000;
 
 /// The roles of the children (`budget::crash::pay_child_process` dispatches `stress-*` here).
@@ -63,19 +63,22 @@ pub(super) async fn child(role: &str, payments: Arc<Payments>, relay: &str) {
         }
         "stress-operator" => {
             let mut changes = 0u64;
+            let mut rolls = 0;
+            let started = std::time::Instant::now();
             while !Path::new(&format!("{clock}.stop")).exists() {
                 let period = if changes.is_multiple_of(2) { Period::Daily } else { Period::Weekly };
                 let allowance = if changes.is_multiple_of(3) { ALLOWANCE - 100 } else { ALLOWANCE };
                 let update =
                     BudgetUpdate { allowance_sats: Some(allowance), period: Some(period), accepted_mints: None };
                 payments.budget().set(update).expect("the owner's change is saved");
-                // Now and then (four times) a day passes on the shared clock: the period rolls mid-payment.
-                if changes % 50 == 49 && changes < 200 {
+                // Every half second (four times) a day passes on the shared clock: the period rolls mid-payment.
+                if rolls < 4 && started.elapsed() > Duration::from_millis(500 * (rolls + 1)) {
+                    rolls += 1;
                     let now: i64 = std::fs::read_to_string(&clock).unwrap().trim().parse().unwrap();
                     write_clock(Path::new(&clock), now + 25 * HOUR_MS);
                 }
                 changes += 1;
-                tokio::time::sleep(Duration::from_millis(30)).await;
+                tokio::time::sleep(Duration::from_millis(5)).await;
             }
             eprintln!("AIUI-STRESS-DONE {changes} owner changes");
         }
@@ -89,15 +92,14 @@ fn write_clock(path: &Path, ms: i64) {
     std::fs::rename(&tmp, path).unwrap();
 }
 
-// Ignored: it found a defect not fixed yet. With four processes at once, conservation broke in its first run
-// (received 3000, balance 2752, settled 161, fees 15: 72 sats neither in the wallet nor in the ledger). Run it with
-// `cargo test -p aiui-tests --test integration budget::stress -- --ignored`; see ARCHITECTURE.md's known gaps.
-#[ignore = "found a conservation defect under four concurrent processes, not fixed yet (ARCHITECTURE.md known gaps)"]
+// Its first runs found a real loss: the provider sending our own (redeemed) token back as "change" left 72 sats
+// per case neither in the wallet nor in the ledger. `Payments::receive_for` now refuses the very token that was
+// paid before receiving it; with that check removed, this test fails on conservation (seen in 3 of 3 runs).
 #[tokio::test(flavor = "multi_thread")]
 async fn four_processes_a_lying_provider_and_the_owner_never_pass_a_ceiling() {
     let mint = TestMint::start_with_fee(100).await;
     let relay = TestRelay::start().await;
-    let replies = (0..64).map(|_| openai("answer_plain.json")).collect();
+    let replies = (0..128).map(|_| openai("answer_plain.json")).collect();
     let provider = TestProvider::start(&mint.url(), replies).await;
     provider.announce(&relay.url, &mint.url()).await;
     let dir = tempfile::tempdir().unwrap();

@@ -1,6 +1,9 @@
-//! The seed's ceiling as a property, over random interleavings of two processes on one budget file and random
-//! provider behaviour (honest change, change from another mint or unit, change larger than paid, 402, no answer,
-//! a crash of either process followed by the other's reconcile, a period that ends mid-payment).
+//! The seed's ceiling as a property, over random interleavings of two stores on one budget file and random provider
+//! behaviour (honest change, change from another mint or unit, change larger than paid, 402, no answer, a crash of
+//! either store followed by the other's reconcile, a period that ends mid-payment).
+//!
+//! The two "processes" are two stores in this one process taking turns: each sees what the other wrote, but the file
+//! lock is never contended. `processes.rs` runs four real processes on one file at the same time for that.
 //!
 //! 10 000 cases by default (well under two minutes on two cores); `AIUI_PROPTEST_CASES=200000` for a longer run.
 
@@ -183,6 +186,9 @@ proptest! {
                 _ => {}
             }
             for store in &stores {
+                for period in store.periods() {
+                    prop_assert!(period.spent_sats + period.reserved_sats <= period.allowance_sats, "{period:?}");
+                }
                 let report = store.get();
                 prop_assert!(report.spent_sats + report.reserved_sats <= allowance, "past the ceiling: {report:?}");
                 let expected = model.spent.get(&report.period_start_ms).copied().unwrap_or(0);
