@@ -280,7 +280,7 @@ impl Ledger {
 
     /// The outcome is unknown and the request is over: `reconcile` (of this or any later process) may resolve it.
     pub fn park(&self, id: &str) -> Result<(), PayError> {
-        self.transition(id, &[PaymentState::InFlight], "parked = 1", &[])
+        self.transition(id, &[PaymentState::Pending, PaymentState::InFlight], "parked = 1", &[])
     }
 
     pub fn mark_spent_at_mint(&self, id: &str) -> Result<(), PayError> {

@@ -198,6 +198,12 @@ impl Payments {
                 drop(reservation);
                 Ok(payment)
             }
+            Err(e @ PayError::Unfinished(_)) => {
+                // A pending row holds this reservation until reconcile settles or cancels it.
+                tracing::warn!(provider = %to.label, price_sats, error = %e, "pay: could not pay; left for reconcile");
+                drop(reservation);
+                Err(NotPaid::Wallet(e))
+            }
             Err(e) => {
                 tracing::warn!(provider = %to.label, price_sats, error = %e, "pay: could not pay; nothing left the wallet");
                 self.budget.release(reservation);
@@ -276,9 +282,24 @@ impl Payments {
         faults::hit("after-pending-row");
         let token = match prepared.confirm(None).await {
             Ok(token) => token,
-            Err(e) => {
+            Err(e) if e.is_definitive_failure() => {
+                // The mint refused, and cdk put the proofs back: nothing left the wallet.
                 let _ = self.wallet.ledger().cancel(&id);
                 return Err(classify(mint, e));
+            }
+            Err(e) => {
+                // No clear answer: the swap may have happened and the token may exist in cdk's record. The pending
+                // row and its reservation stay, parked, for `reconcile` (the token, or cdk's recovery putting the
+                // proofs back, decides), rather than being cancelled as if nothing had happened.
+                tracing::warn!(payment = %id, error = %e, "pay: the token's outcome is unclear; left for reconcile");
+                if let Err(e) = self.wallet.ledger().park(&id) {
+                    tracing::warn!(payment = %id, error = %e, "pay: could not mark the payment for reconcile");
+                }
+                return Err(PayError::Unfinished(format!(
+                    "the mint gave no clear answer while the token was being made ({}); nothing is lost: the payment \
+                     is kept and settled by the next reconcile",
+                    classify(mint, e)
+                )));
             }
         };
         faults::hit("after-token-built");
@@ -291,8 +312,13 @@ impl Payments {
                 && wallet.revoke_send(op).await.is_ok()
             {
                 let _ = self.wallet.ledger().cancel(&id);
+                return Err(e);
             }
-            return Err(e);
+            let _ = self.wallet.ledger().park(&id);
+            return Err(PayError::Unfinished(format!(
+                "the payment ledger could not record a token ({e}), and it could not be taken back yet; it is kept and \
+                 taken back by the next reconcile"
+            )));
         }
         Ok(Payment { id, token, mint: mint.clone(), amount_sats: face })
     }
