@@ -1,5 +1,7 @@
 //! No token, seed word or proof secret appears in the tracing output of a whole pay/settle/reclaim/reconcile cycle,
-//! at TRACE level and for every target (cdk's and the in-process mint's included).
+//! at TRACE level and for every target (cdk's and the in-process mint's included): once through `Payments` alone,
+//! and once over a whole session of paid Routstr turns (change, a refund in the reply, a refund from the refund
+//! endpoint, a 402, a liar's "change") and reconcile.
 
 use std::str::FromStr;
 
@@ -9,6 +11,8 @@ use aiui_core::secrets::{SecretName, Secrets};
 use super::{Provider, assert_conserved, funded};
 use crate::support::capture;
 use crate::support::mint::TestMint;
+use crate::support::paid::{openai, paid};
+use crate::support::provider::Fault;
 
 /// The strings that must never be logged for one token: the token itself and each proof's secret.
 fn secrets_of(token: &str) -> Vec<String> {
@@ -65,6 +69,56 @@ async fn no_token_seed_or_proof_secret_is_logged() {
 
     let logs = captured.since(mark);
     assert!(logs.contains("pay: token in flight"), "the cycle was logged at all");
+    for secret in &forbidden {
+        assert!(!logs.contains(secret.as_str()), "a secret ({} chars) appears in the logs", secret.len());
+    }
+}
+
+/// Every token the ledger saw: what was paid, what came back, what was set aside.
+fn ledger_tokens(dir: &std::path::Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(dir.join("ledger.sqlite3")).unwrap();
+    let mut stmt = conn.prepare("SELECT token, returned_token, set_aside_token FROM payments").unwrap();
+    let rows = stmt
+        .query_map([], |row| Ok([row.get::<_, Option<String>>(0)?, row.get(1)?, row.get(2)?]))
+        .unwrap()
+        .map(Result::unwrap);
+    rows.flatten().flatten().collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_whole_session_of_paid_routstr_turns_logs_no_token_seed_or_secret() {
+    let captured = capture::global();
+    let mark = captured.mark();
+    let p = paid(1_000, (0..8).map(|_| openai("answer_plain.json")).collect()).await;
+    for fault in [
+        Fault::None,
+        Fault::UpstreamError,
+        Fault::InternalNoChange,
+        Fault::PaymentRequired,
+        Fault::OwnTokenAsChange,
+        Fault::None,
+    ] {
+        p.provider.arm(fault, 0);
+        let _ = p.h.turn("what is running?", None).await;
+    }
+    p.payments.reconcile().await.unwrap();
+    p.payments.reconcile().await.unwrap();
+    p.assert_ceiling_and_conservation().await;
+
+    let mut forbidden = Vec::new();
+    let tokens = ledger_tokens(p.payments.wallet().data_dir());
+    assert!(tokens.len() >= 8, "the session paid and got tokens back: {} tokens", tokens.len());
+    for token in &tokens {
+        forbidden.extend(secrets_of(token));
+    }
+    let words = p.secrets.get(SecretName::WalletSeed).unwrap().expect("the wallet stored its seed");
+    forbidden.push(words.expose().clone());
+    forbidden.extend(words.expose().split(' ').filter(|w| w.len() >= 8).map(str::to_owned));
+
+    let logs = captured.since(mark);
+    for expected in ["pay: token in flight", "routstr reply", "pay: settled", "reconcile: done"] {
+        assert!(logs.contains(expected), "the session was logged ({expected})");
+    }
     for secret in &forbidden {
         assert!(!logs.contains(secret.as_str()), "a secret ({} chars) appears in the logs", secret.len());
     }

@@ -33,6 +33,8 @@ pub struct Paid {
     pub payments: Arc<Payments>,
     pub budget: Arc<BudgetStore>,
     pub discovery: Arc<Discovery>,
+    /// The keyring stand-in holding the wallet's seed.
+    pub secrets: Secrets,
     _wallet_dir: TempDir,
 }
 
@@ -90,9 +92,8 @@ pub async fn paid_with(allowance: u64, replies: Vec<Value>, tweak: impl FnOnce(&
     provider.announce(&relay.url, &mint.url()).await;
 
     let wallet_dir = tempfile::tempdir().unwrap();
-    let wallet = Wallet::open_with(wallet_dir.path(), &Secrets::in_memory(), test_wallet_options())
-        .await
-        .expect("the wallet opens");
+    let secrets = Secrets::in_memory();
+    let wallet = Wallet::open_with(wallet_dir.path(), &secrets, test_wallet_options()).await.expect("the wallet opens");
     let invoice = wallet.mint_invoice(&mint.url(), FUNDED).await.expect("an invoice");
     wallet.wait_minted(&mint.url(), &invoice.quote_id, Duration::from_secs(10)).await.expect("the fake LN pays");
     let budget = Arc::new(BudgetStore::open(&wallet_dir.path().join("budget.json")).unwrap());
@@ -122,7 +123,7 @@ pub async fn paid_with(allowance: u64, replies: Vec<Value>, tweak: impl FnOnce(&
         c.mints = vec![MintConfig { url: mint_url, unit: "sat".into(), trusted: true }];
     })
     .await;
-    Paid { h, mint, relay, provider, payments, budget, discovery, _wallet_dir: wallet_dir }
+    Paid { h, mint, relay, provider, payments, budget, discovery, secrets, _wallet_dir: wallet_dir }
 }
 
 impl Paid {
