@@ -22,7 +22,9 @@ async fn a_discovered_provider_is_paid_runs_a_gated_tool_and_returns_change() {
     let p = paid(1000, vec![openai("call_restart_lnd.json"), openai("answer_restarted.json")]).await;
     let (events, outcome) = p.h.turn("restart lnd", Some(Decision::AllowOnce)).await;
     let TurnOutcome::Answered { backend, text } = outcome else { panic!("{outcome:?}") };
-    assert_eq!(backend.label(), "Routstr aiui test provider (toolbot)");
+    // The provider's self-chosen name, with a short form of its key that an impostor could not copy.
+    let key = aiui_core::backends::routstr::short_key(&p.provider.keys.public_key().to_hex());
+    assert_eq!(backend.label(), format!("Routstr aiui test provider ({key}) (toolbot)"));
     assert!(text.contains("restarting"));
     assert!(events.iter().any(|e| matches!(e, Event::AwaitingConfirmation { .. })), "the act went through the gate");
     assert_eq!(p.h.node.node.calls().iter().filter(|c| *c == "package.restart").count(), 1);
@@ -267,7 +269,9 @@ async fn providers_are_listed_with_mints_and_prices_without_paying() {
     let listed = aiui_core::backends::routstr::discover_and_probe(&p.discovery, &config).await.unwrap().providers;
     assert_eq!(listed.len(), 1);
     let provider = &listed[0];
-    assert_eq!(provider.label(), "aiui test provider");
+    let key = aiui_core::backends::routstr::short_key(&p.provider.keys.public_key().to_hex());
+    assert_eq!(provider.label(), format!("aiui test provider ({key})"));
+    assert!(key.starts_with("npub1") && key.contains('…'), "{key}");
     assert_eq!(provider.mints, [p.mint.url()]);
     let price = provider.price_for("vendor/toolbot").expect("matched without the vendor prefix");
     assert_eq!((price.prompt, price.completion), (0.01, 0.05));

@@ -14,7 +14,7 @@ use std::time::Duration;
 use reqwest::header::HeaderValue;
 use serde_json::Value;
 
-pub use probe::{ModelPrice, ProbedProvider};
+pub use probe::{ModelPrice, ProbedProvider, short_key};
 
 use super::format::openai as wire;
 use super::{BackendError, BackendId, ChatRequest, Turn};

@@ -35,12 +35,15 @@ pub struct ProbedProvider {
 }
 
 impl ProbedProvider {
-    /// How the owner sees it: its name, or the start of its key.
+    /// How the owner sees it: its self-chosen name with a short form of its key, which an impostor using the same
+    /// name cannot copy ("Example AI (npub1abc…wxyz)"), or the short key alone. The name is untrusted: control
+    /// characters are dropped and it is cut to 40 characters.
     pub fn label(&self) -> String {
-        if self.name.trim().is_empty() {
-            format!("provider {}", &self.pubkey[..self.pubkey.len().min(12)])
-        } else {
-            self.name.clone()
+        let key = short_key(&self.pubkey);
+        let name: String = self.name.chars().filter(|c| !c.is_control()).take(40).collect();
+        match name.trim() {
+            "" => format!("provider {key}"),
+            name => format!("{name} ({key})"),
         }
     }
 
@@ -313,4 +316,46 @@ async fn get_json<T: serde::de::DeserializeOwned>(
     }
     let body = net::read_capped(response, MAX_PROBE_BYTES).await.map_err(|e| format!("{path}: {e}"))?;
     serde_json::from_slice(&body).map_err(|e| format!("{path} did not parse: {e}"))
+}
+
+/// A key as the owner can compare it: the start and end of its npub (the hex key if it is not one).
+pub fn short_key(pubkey_hex: &str) -> String {
+    use nostr_sdk::prelude::{PublicKey, ToBech32};
+    let full = PublicKey::from_hex(pubkey_hex)
+        .ok()
+        .and_then(|key| key.to_bech32().ok())
+        .unwrap_or_else(|| pubkey_hex.chars().filter(char::is_ascii_hexdigit).collect());
+    let chars: Vec<char> = full.chars().collect();
+    if chars.len() <= 16 {
+        return full;
+    }
+    format!("{}…{}", chars[..10].iter().collect::<String>(), chars[chars.len() - 4..].iter().collect::<String>())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn provider(pubkey: &str, name: &str) -> ProbedProvider {
+        ProbedProvider {
+            pubkey: pubkey.into(),
+            d: "d".into(),
+            name: name.into(),
+            endpoints: Vec::new(),
+            mints: Vec::new(),
+            models: HashMap::new(),
+        }
+    }
+
+    #[test]
+    fn an_impostor_with_the_same_name_is_told_apart_by_its_key() {
+        let honest = provider(&"a1".repeat(32), "Example AI");
+        let impostor = provider(&"b2".repeat(32), "Example AI");
+        assert_ne!(honest.label(), impostor.label());
+        assert!(honest.label().starts_with("Example AI (npub1") && honest.label().contains('…'), "{}", honest.label());
+        let noisy = provider(&"a1".repeat(32), &format!("Evil\u{1b}[2J\n{}", "x".repeat(200)));
+        assert!(!noisy.label().chars().any(char::is_control), "{:?}", noisy.label());
+        assert!(noisy.label().chars().count() < 70, "{}", noisy.label());
+        assert!(provider(&"a1".repeat(32), "  ").label().starts_with("provider npub1"));
+    }
 }
