@@ -181,3 +181,16 @@ async fn a_turn_cancelled_mid_request_parks_its_payment_at_once() {
     let sums = p.assert_ceiling_and_conservation().await;
     assert_eq!(sums.in_flight, 0, "{sums:?}");
 }
+
+#[tokio::test]
+async fn a_mint_outage_stops_the_turn_as_a_payment_failure_in_plain_words() {
+    let p = paid(500, vec![openai("answer_plain.json")]).await;
+    p.mint.take_down();
+    let (_, outcome) = p.h.turn("hello", None).await;
+    let aiui_core::agent::TurnOutcome::Stopped { reason, message } = outcome else { panic!("{outcome:?}") };
+    assert_eq!(reason, aiui_core::agent::StopReason::PaymentFailed, "not the allowance: {message}");
+    assert!(message.contains("could not be reached") && message.contains("HTTP 503"), "{message}");
+    assert!(!message.contains("transport error"), "cdk's text stays in the log: {message}");
+    assert!(message.contains("Nothing was spent"), "{message}");
+    p.assert_ceiling_and_conservation().await;
+}

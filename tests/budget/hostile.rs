@@ -174,7 +174,7 @@ async fn an_answer_that_never_ends_keeps_the_change_and_stops() {
     p.provider.arm(Fault::EndlessBody, 0);
     let (_, outcome) = p.h.turn("hello", None).await;
     let message = stopped(&outcome);
-    assert!(message.contains("never arrived whole") && message.contains("change was kept"), "{message}");
+    assert!(message.contains("never arrived whole") && message.contains("the change it sent was kept"), "{message}");
     let charged = p.provider.state.charged.load(std::sync::atomic::Ordering::SeqCst) as u64;
     assert_eq!(one_payment_spent(&p).await, charged, "spent is what the provider charged; the change came back");
 }

@@ -82,6 +82,7 @@ fn stop_reason(reason: StopReason) -> &'static str {
         StopReason::BackendFailed => "backend_failed",
         StopReason::NodeFailed => "node_failed",
         StopReason::BudgetStop => "budget_stop",
+        StopReason::PaymentFailed => "payment_failed",
     }
 }
 

@@ -45,4 +45,6 @@ pub enum StopReason {
     NodeFailed,
     /// The allowance cannot pay for the next paid step.
     BudgetStop,
+    /// The wallet or its mint could not pay for the next paid step (the allowance would have).
+    PaymentFailed,
 }

@@ -312,6 +312,7 @@ impl Agent {
                     from = index + 1;
                 }
                 Err(BackendError::BudgetStop { message }) => return Err((StopReason::BudgetStop, message)),
+                Err(BackendError::PaymentFailed { message }) => return Err((StopReason::PaymentFailed, message)),
                 Err(e) => return Err((StopReason::BackendFailed, backend_message(&e))),
             }
         }

@@ -144,6 +144,10 @@ pub enum BackendError {
     /// The allowance cannot pay for this step. A designed stop: no retry, no other provider, no other price.
     #[error("{message}")]
     BudgetStop { message: String },
+    /// The allowance would cover it, but the wallet or its mint could not pay (a mint that is down, too little
+    /// ecash, no common mint). Also a designed stop: nothing was spent, and no other leg is tried with the money.
+    #[error("{message}")]
+    PaymentFailed { message: String },
     /// The backend answered something that is not its wire format.
     #[error("{backend} answered something unexpected: {detail}")]
     Protocol { backend: String, detail: String },

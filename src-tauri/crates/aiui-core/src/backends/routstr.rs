@@ -300,8 +300,9 @@ impl Routstr {
                     backend: NAME.into(),
                     reason: format!(
                         "{} asked for {required_sats} sats, more than {MAX_REPRICE_FACTOR}× the {estimate} sats its \
-                         advertised price comes to; it was not paid and is skipped from now on",
-                        provider.label()
+                         advertised price comes to; it was not paid and is skipped for the next {} minutes",
+                        provider.label(),
+                        self.probes.ttl().as_secs().div_ceil(60)
                     ),
                 }));
             }
@@ -359,7 +360,12 @@ impl Routstr {
         let to = PayTo { label: provider.label(), endpoint: Some(endpoint.to_string()), mints: provider.mints.clone() };
         let payment = match self.payments.pay_token(policy, &to, price).await {
             Ok(payment) => payment,
-            Err(not_paid) => return Err(BackendError::BudgetStop { message: self.not_paid_message(not_paid, price) }),
+            Err(not_paid @ NotPaid::Unaffordable) => {
+                return Err(BackendError::BudgetStop { message: self.not_paid_message(not_paid, price) });
+            }
+            Err(not_paid) => {
+                return Err(BackendError::PaymentFailed { message: self.not_paid_message(not_paid, price) });
+            }
         };
         // A turn cancelled from here on (its future dropped) parks the payment at once for `reconcile`.
         let _parked_if_dropped = self.payments.park_when_dropped(&payment);
@@ -372,7 +378,7 @@ impl Routstr {
             Err(e) => {
                 // We cannot know whether the provider received and redeemed the token: ask the mint.
                 let what = if e.is_timeout() {
-                    format!("did not answer within {} s", self.config.request_timeout.as_secs())
+                    format!("did not answer within {}", seconds(self.config.request_timeout))
                 } else if e.is_connect() {
                     "could not be reached".to_owned()
                 } else {
@@ -413,8 +419,9 @@ impl Routstr {
                     BackendError::Protocol {
                         backend: NAME.into(),
                         detail: format!(
-                            "{} was paid but its answer never arrived whole; the change was kept",
-                            provider.label()
+                            "{} was paid but its answer never arrived whole{}",
+                            provider.label(),
+                            if change.is_some() { "; the change it sent was kept" } else { "" }
                         ),
                     },
                 )),
@@ -513,7 +520,11 @@ impl Routstr {
                     RefundAnswer::Token(token) => match self.payments.take_refund(payment, token.expose()).await {
                         Ok(settlement) => {
                             return match settlement.warning {
-                                None => "the provider refunded the payment".into(),
+                                None if settlement.spent_sats == 0 => "the provider refunded the payment".into(),
+                                None => format!(
+                                    "the provider refunded part of the payment ({} of the {} sats count as spent)",
+                                    settlement.spent_sats, payment.amount_sats
+                                ),
                                 Some(warning) => {
                                     notices.push(warning);
                                     "the provider's refund did not count".into()
@@ -588,8 +599,20 @@ fn protocol(detail: &str) -> BackendError {
     BackendError::Protocol { backend: NAME.into(), detail: detail.to_owned() }
 }
 
+/// A duration as the owner reads it: whole seconds when it is whole, else one decimal ("2.6 s", not "2 s").
+fn seconds(d: Duration) -> String {
+    if d.subsec_millis() == 0 { format!("{} s", d.as_secs()) } else { format!("{:.1} s", d.as_secs_f64()) }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_timeout_is_said_as_it_was_set() {
+        use std::time::Duration;
+        assert_eq!(super::seconds(Duration::from_millis(2_600)), "2.6 s");
+        assert_eq!(super::seconds(Duration::from_secs(30)), "30 s");
+    }
+
     use std::collections::HashMap;
 
     use super::*;
@@ -608,7 +631,8 @@ mod tests {
     #[track_caller]
     fn check(providers: &[ProbedProvider], remaining: u64, tor: bool, expect: Option<&str>) {
         let mints = vec!["https://mint.a".to_owned()];
-        let chosen = select_provider(providers, "vendor/toolbot", &mints, remaining, 900, tor).map(|(p, _)| p.label());
+        let chosen =
+            select_provider(providers, "vendor/toolbot", &mints, remaining, 900, tor).map(|(p, _)| p.name.clone());
         assert_eq!(chosen.as_deref(), expect);
     }
 

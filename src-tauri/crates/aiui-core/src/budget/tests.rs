@@ -608,3 +608,15 @@ fn stale_temporary_lock_files_are_removed_only_when_they_can_be_locked() {
     let other = BudgetStore::open(&path).unwrap();
     assert!(store.other_sessions_alive() && store.session_alive(other.session()));
 }
+
+#[test]
+fn the_clock_passing_a_rescheduled_end_closes_the_period_before_the_next_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let (now, store) = clocked(&dir, 400, Period::Monthly);
+    let update = |period| BudgetUpdate { allowance_sats: Some(400), period: Some(period), accepted_mints: None };
+    store.set(update(Period::Daily)).unwrap();
+    now.fetch_add(25 * HOUR, Ordering::SeqCst);
+    store.set(update(Period::Weekly)).unwrap();
+    let periods = store.periods();
+    assert_eq!(periods.len(), 2, "{periods:?}");
+}

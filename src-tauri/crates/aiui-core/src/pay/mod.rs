@@ -101,7 +101,15 @@ impl PayError {
 /// Maps a cdk error to what callers can act on. cdk's messages carry amounts and ids, never proof secrets.
 pub(crate) fn classify(mint: &str, error: cdk::Error) -> PayError {
     match error {
-        cdk::Error::HttpError(..) => PayError::MintUnreachable { mint: mint.to_owned(), reason: error.to_string() },
+        cdk::Error::HttpError(status, _) => {
+            // cdk's transport text ("Http transport error None: …") is for the log, not for the owner.
+            tracing::info!(mint, %error, "pay: the mint could not be reached");
+            let reason = match status {
+                Some(status) => format!("it answered HTTP {status}"),
+                None => "no connection could be made".to_owned(),
+            };
+            PayError::MintUnreachable { mint: mint.to_owned(), reason }
+        }
         cdk::Error::Timeout => PayError::Timeout,
         cdk::Error::InsufficientFunds => PayError::InsufficientFunds { needed: 0 },
         cdk::Error::TokenAlreadySpent => PayError::AlreadySpent,

@@ -178,14 +178,23 @@ impl ProbeCache {
         }
     }
 
+    /// How long a provider that broke its price is skipped (the cache's lifetime).
+    pub(super) fn ttl(&self) -> Duration {
+        self.ttl
+    }
+
     /// The provider broke its advertised price: skip it for the cache's lifetime.
     pub(super) fn mark_broken(&self, provider: &ProbedProvider) {
-        tracing::warn!(provider = %provider.label(), "provider broke its advertised price; skipped from now on");
+        tracing::warn!(provider = %provider.label(), minutes = self.ttl.as_secs().div_ceil(60),
+                       "provider broke its advertised price; skipped for a while");
         self.broken.lock().unwrap_or_else(|p| p.into_inner()).insert(key_of(provider), Instant::now());
     }
 
-    fn is_broken(&self, key: &str) -> bool {
-        self.broken.lock().unwrap_or_else(|p| p.into_inner()).get(key).is_some_and(|at| at.elapsed() < self.ttl)
+    /// The minutes left before a provider that broke its price is tried again, if it is being skipped.
+    fn broken_for_minutes(&self, key: &str) -> Option<u64> {
+        let broken = self.broken.lock().unwrap_or_else(|p| p.into_inner());
+        let left = self.ttl.checked_sub(broken.get(key)?.elapsed())?;
+        Some(left.as_secs().div_ceil(60).max(1))
     }
 
     /// Remembers that `required` was asked where `estimate` was offered.
@@ -221,9 +230,8 @@ impl ProbeCache {
         let mut out = Vec::new();
         for a in announcements {
             let key = format!("{}:{}", a.pubkey, a.d);
-            if self.is_broken(&key) {
-                let reason = "it asked for more than its advertised price allows, so it is skipped for now".into();
-                report.refuse(&a.pubkey, &a.d, Refusal::ProbeFailed { reason });
+            if let Some(minutes) = self.broken_for_minutes(&key) {
+                report.refuse(&a.pubkey, &a.d, Refusal::BrokePrice { minutes });
                 continue;
             }
             let cached = self.entries.lock().unwrap_or_else(|p| p.into_inner()).get(&key).cloned();

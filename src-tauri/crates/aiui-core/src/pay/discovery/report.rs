@@ -70,6 +70,8 @@ pub enum Refusal {
     BadEndpoint { reason: String },
     /// Its `/v1/info` or `/v1/models` did not answer or did not parse.
     ProbeFailed { reason: String },
+    /// It asked for more than its advertised price allows, so it is skipped for a while.
+    BrokePrice { minutes: u64 },
     /// It does not serve the model asked for (or lists no model with a sats price).
     NoModel { model: String },
     /// None of its mints is one the owner accepts.
@@ -87,6 +89,11 @@ impl fmt::Display for Refusal {
             Self::ReviewedNegatively => write!(f, "the reviewer labelled it negatively"),
             Self::BadEndpoint { reason } => write!(f, "no usable endpoint: {reason}"),
             Self::ProbeFailed { reason } => write!(f, "it did not answer its probe: {reason}"),
+            Self::BrokePrice { minutes } => write!(
+                f,
+                "it asked for more than its advertised price allows, so it is skipped for {minutes} more minute{}",
+                if *minutes == 1 { "" } else { "s" }
+            ),
             Self::NoModel { model } => write!(f, "it does not serve `{model}` with a sats price"),
             Self::NoCommonMint => write!(f, "none of its mints is one you accept"),
             Self::Unaffordable { price_sats, remaining_sats } => {
@@ -109,6 +116,7 @@ impl Refusal {
             Self::ReviewedNegatively => "labelled negatively",
             Self::BadEndpoint { .. } => "bad endpoint",
             Self::ProbeFailed { .. } => "did not answer",
+            Self::BrokePrice { .. } => "broke its price",
             Self::NoModel { .. } => "no such model",
             Self::NoCommonMint => "no common mint",
             Self::Unaffordable { .. } => "unaffordable",
