@@ -282,7 +282,8 @@ async fn reviewed_only_says_why_nothing_is_used_and_a_reviewer_key_makes_it_usab
     let npub = reviewer.public_key().to_bech32().unwrap();
     let config = DiscoveryConfig { reviewer: Some(npub), ..reviewed_only };
     let selected = chain_with(config).select(0, &request, &context).await.expect("the reviewed provider is usable");
-    assert_eq!(selected.id.label(), "Routstr aiui test provider (toolbot)");
+    let key = aiui_core::backends::routstr::short_key(&provider);
+    assert_eq!(selected.id.label(), format!("Routstr aiui test provider ({key}) (toolbot)"));
 }
 
 /// The provider choice adds its refusals to the report the trusted settings show: a model the provider does not

@@ -101,12 +101,16 @@ impl PayError {
 /// Maps a cdk error to what callers can act on. cdk's messages carry amounts and ids, never proof secrets.
 pub(crate) fn classify(mint: &str, error: cdk::Error) -> PayError {
     match error {
-        cdk::Error::HttpError(status, _) => {
-            // cdk's transport text ("Http transport error None: …") is for the log, not for the owner.
-            tracing::info!(mint, %error, "pay: the mint could not be reached");
-            let reason = match status {
-                Some(status) => format!("it answered HTTP {status}"),
-                None => "no connection could be made".to_owned(),
+        cdk::Error::HttpError(status, detail) => {
+            // cdk's own wrapping ("Http transport error None: …") says nothing to the owner; the detail is the
+            // door's reason (a refused address, an answer over the cap) or the mint's words, cut short.
+            let detail: String = detail.chars().filter(|c| !c.is_control()).take(200).collect();
+            let detail = detail.trim();
+            let reason = match (status, detail.is_empty()) {
+                (Some(status), true) => format!("it answered HTTP {status}"),
+                (Some(status), false) => format!("it answered HTTP {status} ({detail})"),
+                (None, true) => "no connection could be made".to_owned(),
+                (None, false) => detail.to_owned(),
             };
             PayError::MintUnreachable { mint: mint.to_owned(), reason }
         }
