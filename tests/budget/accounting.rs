@@ -194,3 +194,49 @@ async fn a_mint_outage_stops_the_turn_as_a_payment_failure_in_plain_words() {
     assert!(message.contains("Nothing was spent"), "{message}");
     p.assert_ceiling_and_conservation().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_owner_changing_the_budget_while_payments_are_in_flight_keeps_every_period_within_its_allowance() {
+    let mint = TestMint::start().await;
+    let provider = Provider::new(&mint).await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&mint, dir.path(), &secrets, 200, 50).await;
+    let policy = payments.budget().payment_policy();
+    let first = payments.auto_pay_token(&policy, &[mint.url()], 20, "provider-a").await.unwrap();
+    let second = payments.auto_pay_token(&policy, &[mint.url()], 20, "provider-a").await.unwrap();
+
+    // A new schedule and a lower allowance, with 40 sats in flight.
+    let update = |allowance, period| BudgetUpdate { allowance_sats: Some(allowance), period, ..Default::default() };
+    payments.budget().set(update(30, Some(aiui_core::budget::Period::Daily))).unwrap();
+    assert_eq!(payments.budget().get().reserved_sats, 40, "the new schedule did not free what is in flight");
+    let policy = payments.budget().payment_policy();
+    assert!(payments.auto_pay_token(&policy, &[mint.url()], 5, "provider-a").await.is_none(), "30 < 40 + 5");
+    provider.redeem(first.token.expose()).await;
+    payments.settle_with_change(&first, None).await.unwrap();
+    provider.redeem(second.token.expose()).await;
+    let change = provider.pay_back(5).await;
+    payments.settle_with_change(&second, Some(&change)).await.unwrap();
+    for period in payments.budget().periods() {
+        assert!(period.spent_sats <= period.allowance_sats, "{period:?}");
+        assert_eq!(period.reserved_sats, 0, "{period:?}");
+    }
+    assert_eq!(payments.budget().get().spent_sats, 35);
+
+    // The owner removes budget.json (as the damaged-file message says) while a payment is in flight.
+    payments.budget().set(update(200, None)).unwrap();
+    let third =
+        payments.auto_pay_token(&payments.budget().payment_policy(), &[mint.url()], 10, "provider-a").await.unwrap();
+    drop(payments);
+    std::fs::remove_file(dir.path().join("budget.json")).unwrap();
+    let payments = open(dir.path(), &secrets).await;
+    payments.budget().set(update(50, None)).unwrap();
+    provider.redeem(third.token.expose()).await;
+    payments.settle_with_change(&third, None).await.unwrap();
+    for period in payments.budget().periods() {
+        assert!(period.spent_sats <= period.allowance_sats, "{period:?}");
+        assert_eq!(period.reserved_sats, 0, "{period:?}");
+    }
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!((c.settled_spend, c.in_flight), (45, 0), "the ledger still counts every sat: {c:?}");
+}

@@ -14,7 +14,7 @@ use std::time::Duration;
 use aiui_core::Secret;
 use aiui_core::backends::routstr::Routstr;
 use aiui_core::backends::{ChatRequest, Message};
-use aiui_core::faults::{POINTS, RECONCILE_POINTS};
+use aiui_core::faults::{FUNDING_POINTS, POINTS, RECONCILE_POINTS};
 use aiui_core::net::guard::AddressPolicy;
 use aiui_core::pay::Payments;
 use aiui_core::pay::discovery::Discovery;
@@ -74,6 +74,12 @@ async fn child(role: &str) {
         "reconcile" => {
             let report = payments.reconcile().await.expect("reconcile runs");
             eprintln!("AIUI-CHILD-RECONCILED {report:?}");
+        }
+        "fund" => {
+            let mint = var("AIUI_PAY_MINT");
+            let invoice = payments.wallet().mint_invoice(&mint, FUNDS).await.expect("an invoice");
+            let minted = payments.wallet().wait_minted(&mint, &invoice.quote_id, Duration::from_secs(20)).await;
+            eprintln!("AIUI-CHILD-FUNDED {minted:?}");
         }
         other => panic!("unknown child role {other}"),
     }
@@ -314,6 +320,32 @@ async fn a_kill_inside_reconcile_loses_nothing_and_counts_nothing_twice() {
 fn assert_counted_once(settled: u64, charged: u64, input_fee_ppk: u64, label: &str) {
     let most = if input_fee_ppk == 0 { charged } else { charged + 3 };
     assert!((charged..=most).contains(&settled), "{label}: settled {settled}, the provider charged {charged}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_kill_between_minting_and_recording_is_counted_once_by_reconcile() {
+    let s = setup().await;
+    for point in FUNDING_POINTS {
+        let dir = tempfile::tempdir().unwrap();
+        let secrets = Secrets::in_memory();
+        let payments = funded(&s.mint, dir.path(), &secrets, 0, ALLOWANCE).await;
+        drop(payments);
+        let seed = secrets.get(SecretName::WalletSeed).unwrap().expect("a seed").expose().clone();
+        let mut funder = command("fund", dir.path(), &seed, &s.relay.url, Some(point))
+            .env("AIUI_PAY_MINT", s.mint.url())
+            .spawn()
+            .expect("the child starts");
+        wait_for(&mut funder, "AIUI-FAULT-POINT").await;
+        funder.kill().expect("SIGKILL");
+        funder.wait().unwrap();
+        // The ecash is in the wallet; the ledger never heard of it until reconcile reads cdk's record.
+        run_reconcile(dir.path(), &seed, &s.relay.url, None).await;
+        run_reconcile(dir.path(), &seed, &s.relay.url, None).await;
+        let secrets = Secrets::in_memory();
+        secrets.set(SecretName::WalletSeed, &Secret::new(seed.clone())).unwrap();
+        let sums = assert_conserved(open(dir.path(), &secrets).await.conservation().await.unwrap());
+        assert_eq!((sums.wallet_balance, sums.received_total), (FUNDS, FUNDS), "{point}: counted once: {sums:?}");
+    }
 }
 
 /// Runs `reconcile` in a fresh child process to its end and returns its report line.

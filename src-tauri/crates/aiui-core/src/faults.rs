@@ -14,6 +14,9 @@ pub const POINTS: &[&str] = &[
     "between-ledger-and-budget-settle",
 ];
 
+/// The point between cdk minting an invoice's ecash and the ledger recording it.
+pub const FUNDING_POINTS: &[&str] = &["after-minted"];
+
 /// Points passed only inside `reconcile`, in the order it passes them: after it received stored change or a
 /// refund, after it took a token back, and on each side of a write-off.
 pub const RECONCILE_POINTS: &[&str] =
@@ -22,7 +25,10 @@ pub const RECONCILE_POINTS: &[&str] =
 /// A named point. See the module docs.
 #[inline]
 pub fn hit(name: &'static str) {
-    debug_assert!(POINTS.contains(&name) || RECONCILE_POINTS.contains(&name), "unknown fault point {name}");
+    debug_assert!(
+        POINTS.contains(&name) || RECONCILE_POINTS.contains(&name) || FUNDING_POINTS.contains(&name),
+        "unknown fault point {name}"
+    );
     #[cfg(feature = "fault-points")]
     if std::env::var("AIUI_FAULT_POINT").is_ok_and(|armed| armed == name) {
         use std::io::Write;

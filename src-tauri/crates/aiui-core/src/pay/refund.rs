@@ -78,8 +78,19 @@ impl RefundClient {
             return RefundAnswer::Unreachable("the token cannot be sent in a header".into());
         };
         header.set_sensitive(true);
-        let response = match client.http.post(url).header(super::CASHU_HEADER, header).send().await {
+        let ask = || client.http.post(url.clone()).header(super::CASHU_HEADER, header.clone()).send();
+        let response = match ask().await {
             Ok(response) => response,
+            // A kept-alive connection the provider closed just as it was reused (uvicorn closes idle ones after
+            // 5 s, the very wait between two asks): asking again, on a new connection, is safe, since the
+            // endpoint answers the same token the same way.
+            Err(e) if !e.is_timeout() && !e.is_connect() => {
+                tracing::info!(error = %net::describe(&e), "refund: the connection closed under the request; asking again");
+                match ask().await {
+                    Ok(response) => response,
+                    Err(e) => return RefundAnswer::Unreachable(net::describe(&e)),
+                }
+            }
             Err(e) => return RefundAnswer::Unreachable(net::describe(&e)),
         };
         let status = response.status().as_u16();
@@ -103,5 +114,55 @@ impl RefundClient {
             }
             other => RefundAnswer::Refused(other),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use super::*;
+
+    /// Reads one request head; `false` when the peer closed first.
+    async fn read_head(socket: &mut tokio::net::TcpStream) -> bool {
+        let mut seen = Vec::new();
+        let mut byte = [0u8; 1];
+        while !seen.ends_with(b"\r\n\r\n") {
+            match socket.read(&mut byte).await {
+                Ok(1) => seen.push(byte[0]),
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    #[tokio::test]
+    async fn a_kept_alive_connection_closed_by_the_provider_is_asked_again_on_a_new_one() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let endpoint = format!("http://{}/", listener.local_addr().unwrap());
+        let server = tokio::spawn(async move {
+            let body = r#"{"token":"cashuBrefund","sats":"5"}"#;
+            let answer = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+                body.len()
+            );
+            // The first connection answers once, then closes when the next request arrives on it, as a server
+            // does whose keep-alive timer ran out at that moment.
+            let (mut first, _) = listener.accept().await.unwrap();
+            assert!(read_head(&mut first).await);
+            first.write_all(answer.as_bytes()).await.unwrap();
+            read_head(&mut first).await;
+            drop(first);
+            let (mut second, _) = listener.accept().await.unwrap();
+            assert!(read_head(&mut second).await);
+            second.write_all(answer.as_bytes()).await.unwrap();
+            read_head(&mut second).await;
+        });
+        let client = RefundClient::new(AddressPolicy::AllowPrivateForTests, None).unwrap();
+        let token = Secret::new("cashuBpaid".to_owned());
+        assert!(matches!(client.ask(&endpoint, &token).await, RefundAnswer::Token(_)));
+        let again = client.ask(&endpoint, &token).await;
+        assert!(matches!(again, RefundAnswer::Token(_)), "{again:?}");
+        server.abort();
     }
 }

@@ -65,3 +65,19 @@ fn conservation_is_exact_including_fees() {
     assert!(!c(71, 20, 8, 2).holds(), "a created sat shows");
     assert!(!c(u64::MAX, u64::MAX, 0, 0).holds(), "no overflow");
 }
+
+#[test]
+fn watched_time_grows_at_most_one_step_a_run_and_never_with_a_clock_that_went_back() {
+    const HOUR: i64 = 3_600_000;
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = Ledger::open(&dir.path().join("ledger.sqlite3")).unwrap();
+    ledger.insert_pending(&entry("a", 10, 0)).unwrap();
+    let created = ledger.get("a").unwrap().unwrap().created_ms;
+    // The clock jumps ten days ahead: one run counts one step, not ten days.
+    assert_eq!(ledger.watch("a", created + 240 * HOUR, HOUR).unwrap(), (HOUR, false));
+    assert_eq!(ledger.watch("a", created + 240 * HOUR + HOUR / 2, HOUR).unwrap(), (HOUR + HOUR / 2, false));
+    // It jumps back: nothing is counted, and the run says so.
+    assert_eq!(ledger.watch("a", created, HOUR).unwrap(), (HOUR + HOUR / 2, true));
+    // From there, time counts again as it passes.
+    assert_eq!(ledger.watch("a", created + HOUR / 4, HOUR).unwrap(), (HOUR + HOUR / 2 + HOUR / 4, false));
+}

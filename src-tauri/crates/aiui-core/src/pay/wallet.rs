@@ -211,32 +211,62 @@ impl Wallet {
         Ok(Invoice { bolt11: quote.request, quote_id: quote.id, mint: wallet.mint_url.to_string(), amount_sats })
     }
 
-    /// Waits until the invoice of `quote_id` is paid, mints the ecash, and records it as received.
+    /// Waits up to `timeout` for the invoice of `quote_id` to be paid ([`PayError::Timeout`] if it is not), then
+    /// mints the ecash and records it as received. Only the wait for the payment is bounded here: once the invoice
+    /// is paid, minting is never cut off half-way by a timeout of ours (the door bounds each request to the mint).
     pub async fn wait_minted(&self, mint: &str, quote_id: &str, timeout: Duration) -> Result<u64, PayError> {
+        use cdk::nuts::MintQuoteState;
         let wallet = self.mint_wallet(mint).await?;
         let quote = wallet.check_mint_quote_status(quote_id).await.map_err(|e| classify(mint, e))?;
-        let proofs = wallet
-            .wait_and_mint_quote(quote, SplitTarget::default(), None, timeout)
-            .await
-            .map_err(|e| classify(mint, e))?;
-        let minted: u64 = proofs.iter().map(|p| p.amount.to_u64()).sum();
-        self.ledger.record_inflow("mint", &wallet.mint_url.to_string(), minted)?;
-        tracing::info!(mint = %wallet.mint_url, sats = minted, "wallet: minted");
-        Ok(minted)
-    }
-
-    /// Mints every paid invoice that was not minted yet (an earlier `wait_minted` that timed out), recording it.
-    pub async fn mint_paid_invoices(&self) -> Result<u64, PayError> {
-        let mut total = 0;
-        for wallet in self.repo.get_wallets().await {
-            let mint = wallet.mint_url.to_string();
-            let minted = wallet.mint_unissued_quotes().await.map_err(|e| classify(&mint, e))?.to_u64();
-            if minted > 0 {
-                self.ledger.record_inflow("mint", &mint, minted)?;
-                total += minted;
+        let amount = quote.amount.map(|a| a.to_u64()).unwrap_or(0);
+        if quote.state == MintQuoteState::Unpaid {
+            wallet.wait_for_payment(&quote, timeout).await.map_err(|e| classify(mint, e))?;
+        }
+        if quote.state != MintQuoteState::Issued {
+            match wallet.mint(quote_id, SplitTarget::default(), None).await {
+                Ok(_) => {}
+                // Minted meanwhile by another process's reconcile: recorded below all the same.
+                Err(cdk::Error::IssuedQuote) => {}
+                Err(e) => return Err(classify(mint, e)),
             }
         }
-        Ok(total)
+        crate::faults::hit("after-minted");
+        self.record_minted().await?;
+        tracing::info!(mint = %wallet.mint_url, sats = amount, "wallet: minted");
+        Ok(amount)
+    }
+
+    /// Mints every paid invoice that was not minted yet (an earlier `wait_minted` that timed out), and records
+    /// every mint the ledger does not hold yet. Returns the sats recorded now.
+    pub async fn mint_paid_invoices(&self) -> Result<u64, PayError> {
+        for wallet in self.repo.get_wallets().await {
+            let mint = wallet.mint_url.to_string();
+            wallet.mint_unissued_quotes().await.map_err(|e| classify(&mint, e))?;
+        }
+        self.record_minted().await
+    }
+
+    /// Records, by quote, every mint cdk completed that the ledger does not hold yet: a process that died between
+    /// minting and recording (or a `wait_minted` whose caller gave up) leaves the ecash in the wallet, and this
+    /// counts it as received, once. Returns the sats recorded now.
+    pub(crate) async fn record_minted(&self) -> Result<u64, PayError> {
+        use cdk_common::wallet::{TransactionDirection, TransactionStatus};
+        let since = self.ledger.quote_inflows_since_s()?;
+        let mut recorded = 0;
+        for wallet in self.repo.get_wallets().await {
+            let mint = wallet.mint_url.to_string();
+            let incoming = wallet
+                .list_transactions(Some(TransactionDirection::Incoming))
+                .await
+                .map_err(|e| PayError::Store(e.to_string()))?;
+            for tx in incoming.iter().filter(|tx| tx.status == TransactionStatus::Completed && tx.timestamp >= since) {
+                let Some(quote) = &tx.quote_id else { continue };
+                if self.ledger.record_minted(quote, &mint, tx.amount.to_u64())? {
+                    recorded += tx.amount.to_u64();
+                }
+            }
+        }
+        Ok(recorded)
     }
 
     /// NUT-07: asks the token's mint whether its proofs are spent.
