@@ -75,6 +75,15 @@ async fn child(role: &str) {
             let report = payments.reconcile().await.expect("reconcile runs");
             eprintln!("AIUI-CHILD-RECONCILED {report:?}");
         }
+        "idle" => {
+            // Another long-lived process on the data dir (the desktop app beside `aiui-cli serve`): it holds its
+            // liveness lock and does nothing until told to stop.
+            eprintln!("AIUI-CHILD-IDLE {}", payments.budget().session());
+            let stop = dir.join("idle.stop");
+            while !stop.exists() {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
         "fund" => {
             let mint = var("AIUI_PAY_MINT");
             let invoice = payments.wallet().mint_invoice(&mint, FUNDS).await.expect("an invoice");
@@ -346,6 +355,32 @@ async fn a_kill_between_minting_and_recording_is_counted_once_by_reconcile() {
         let sums = assert_conserved(open(dir.path(), &secrets).await.conservation().await.unwrap());
         assert_eq!((sums.wallet_balance, sums.received_total), (FUNDS, FUNDS), "{point}: counted once: {sums:?}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn cdk_recovery_runs_while_another_long_lived_process_shares_the_data_dir() {
+    let s = setup().await;
+    let dir = tempfile::tempdir().unwrap();
+    let seed = data_dir(&s, dir.path()).await;
+    let mut idle = spawn("idle", dir.path(), &seed, &s.relay.url, None);
+    wait_for(&mut idle, "AIUI-CHILD-IDLE").await;
+    // A payer dies after its pending row, with its proofs reserved in cdk's saga.
+    let mut payer = spawn("pay", dir.path(), &seed, &s.relay.url, Some("after-pending-row"));
+    wait_for(&mut payer, "AIUI-FAULT-POINT").await;
+    payer.kill().expect("SIGKILL");
+    payer.wait().unwrap();
+
+    // This process is a third one (the CLI's reconcile) while the idle one still runs.
+    let secrets = Secrets::in_memory();
+    secrets.set(SecretName::WalletSeed, &Secret::new(seed.clone())).unwrap();
+    let cli = open(dir.path(), &secrets).await.with_refund_access(AddressPolicy::AllowPrivateForTests, None);
+    let report = cli.reconcile().await.unwrap();
+    assert_eq!(report.cancelled, 1, "cdk's recovery put the proofs back though another process runs: {report:?}");
+    let sums = assert_conserved(cli.conservation().await.unwrap());
+    assert_eq!((sums.in_flight, sums.wallet_balance), (0, FUNDS), "{sums:?}");
+    assert_eq!(cli.budget().get().reserved_sats, 0, "the dead payer's reservation was released");
+    std::fs::write(dir.path().join("idle.stop"), "").unwrap();
+    assert!(idle.wait().unwrap().success());
 }
 
 /// Runs `reconcile` in a fresh child process to its end and returns its report line.

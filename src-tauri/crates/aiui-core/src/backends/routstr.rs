@@ -321,14 +321,20 @@ impl Routstr {
         }
         let Exchange::Answer { reply } = outcome else { unreachable!("handled above") };
         let mut turn = wire::response(&reply, id.clone()).map_err(|e| protocol(&e))?;
-        notices.extend(self.payments.budget().take_notice());
+        if let Some(notice) = self.payments.budget().take_notice() {
+            self.payments.keep_notices(std::slice::from_ref(&notice));
+            notices.push(notice);
+        }
         turn.notices = notices;
         Ok(turn)
     }
 
     /// An error that ends this step, with what the owner must hear about the money folded into its reason.
     fn finish(&self, mut notices: Vec<String>, error: BackendError) -> BackendError {
-        notices.extend(self.payments.budget().take_notice());
+        if let Some(notice) = self.payments.budget().take_notice() {
+            self.payments.keep_notices(std::slice::from_ref(&notice));
+            notices.push(notice);
+        }
         if notices.is_empty() {
             return error;
         }
@@ -437,17 +443,22 @@ impl Routstr {
                 Err(e @ PayError::AlreadySpent) => {
                     tracing::warn!(error = %e, "a token refused with 402 was redeemed by the provider");
                     let verdict = self.recover(&payment, notices).await;
-                    notices.push(format!("{} answered 402 but kept the payment; {verdict}.", provider.label()));
+                    let notice = format!("{} answered 402 but kept the payment; {verdict}.", provider.label());
+                    // Kept where every surface reads it: folded into an error that falls through, it would be lost.
+                    self.payments.keep_notices(std::slice::from_ref(&notice));
+                    notices.push(notice);
                     false
                 }
                 Err(e) => {
                     tracing::warn!(error = %e, "a token refused with 402 could not be taken back yet");
                     self.payments.keep_in_flight(&payment).await;
-                    notices.push(format!(
+                    let notice = format!(
                         "{} answered 402, and its token could not be taken back yet ({e}); it stays recorded and is \
                          taken back by the next reconcile.",
                         provider.label()
-                    ));
+                    );
+                    self.payments.keep_notices(std::slice::from_ref(&notice));
+                    notices.push(notice);
                     false
                 }
             };

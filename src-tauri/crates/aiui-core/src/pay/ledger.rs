@@ -413,11 +413,11 @@ impl Ledger {
     }
 
     /// Keeps a notice for the owner where every surface of every process reads it.
-    pub fn add_notice(&self, text: &str) -> Result<i64, PayError> {
-        let conn = self.conn();
-        conn.execute("INSERT INTO notices (at_ms, text) VALUES (?1, ?2)", params![crate::now_ms(), text])
-            .map_err(db_err)?;
-        Ok(conn.last_insert_rowid())
+    pub fn add_notice(&self, text: &str) -> Result<(), PayError> {
+        self.conn()
+            .execute("INSERT INTO notices (at_ms, text) VALUES (?1, ?2)", params![crate::now_ms(), text])
+            .map(|_| ())
+            .map_err(db_err)
     }
 
     /// The notices after `after_id`, oldest first.

@@ -357,6 +357,14 @@ impl Payments {
         text
     }
 
+    /// Keeps notices the paid leg tells the owner in a turn (a refused 402, a payment kept for its refund), so that
+    /// one folded into an error that falls through to another leg is not lost with it.
+    pub fn keep_notices(&self, notices: &[String]) {
+        for notice in notices {
+            self.tell(notice.clone());
+        }
+    }
+
     /// The money notices stored after `after_id` (0 for all), oldest first: write-offs, returned tokens that did not
     /// count, refunds received late. Each surface remembers the last id it showed.
     pub fn notices_after(&self, after_id: i64) -> Result<Vec<MoneyNotice>, PayError> {
