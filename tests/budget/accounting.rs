@@ -240,3 +240,79 @@ async fn the_owner_changing_the_budget_while_payments_are_in_flight_keeps_every_
     let c = assert_conserved(payments.conservation().await.unwrap());
     assert_eq!((c.settled_spend, c.in_flight), (45, 0), "the ledger still counts every sat: {c:?}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_partly_spent_token_is_taken_back_for_what_is_unspent_once_watched_long_enough() {
+    let mint = TestMint::start().await;
+    let provider = Provider::new(&mint).await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&mint, dir.path(), &secrets, 100, 80).await;
+    let policy = payments.budget().payment_policy();
+    let payment = payments.auto_pay_token(&policy, &[mint.url()], 12, "provider-a").await.unwrap();
+    let redeemed = provider.redeem_part(payment.token.expose()).await;
+    assert!(redeemed > 0 && redeemed < 12, "{redeemed}");
+    payments.keep_in_flight(&payment).await;
+
+    // Until reconcile has watched it long enough, it waits (the provider may still redeem the rest).
+    let patient = payments.reconcile().await.unwrap();
+    assert_eq!((patient.waiting, patient.written_off), (1, 0), "{patient:?}");
+    drop(payments);
+    let payments = open(dir.path(), &secrets).await.with_reconcile_policy(aiui_core::pay::ReconcilePolicy {
+        write_off_after: Duration::ZERO,
+        ..test_reconcile_policy()
+    });
+    let report = payments.reconcile().await.unwrap();
+    assert_eq!(report.written_off, 1, "{report:?}");
+    assert!(report.notices.iter().any(|n| n.contains("still unspent were taken back")), "{:?}", report.notices);
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!((c.settled_spend, c.in_flight, c.wallet_balance), (redeemed, 0, 100 - redeemed), "{c:?}");
+    assert_eq!(payments.budget().get().spent_sats, redeemed);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refund_that_arrives_on_the_last_try_is_never_written_off() {
+    let (paid_mint, other_mint) = (TestMint::start().await, TestMint::start().await);
+    let provider = Provider::new(&paid_mint).await;
+    let refunder = Provider::new(&other_mint).await;
+    refunder.fund(50).await;
+    let refund = refunder.pay_back(15).await;
+    // The provider's refund endpoint: it hands out a refund from another mint the owner accepts.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let endpoint = format!("http://{}/", listener.local_addr().unwrap());
+    let body = serde_json::json!({"token": refund, "sats": "15"});
+    let router =
+        axum::Router::new().route("/v1/wallet/refund", axum::routing::post(move || async move { axum::Json(body) }));
+    let server = tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&paid_mint, dir.path(), &secrets, 100, 80)
+        .await
+        .with_refund_access(aiui_core::net::guard::AddressPolicy::AllowPrivateForTests, None)
+        .with_reconcile_policy(aiui_core::pay::ReconcilePolicy { max_refund_tries: 1, ..test_reconcile_policy() });
+    payments
+        .budget()
+        .set(BudgetUpdate { accepted_mints: Some(vec![paid_mint.url(), other_mint.url()]), ..Default::default() })
+        .unwrap();
+    let policy = payments.budget().payment_policy();
+    let to =
+        aiui_core::pay::PayTo { label: "provider-a".into(), endpoint: Some(endpoint), mints: vec![paid_mint.url()] };
+    let payment = payments.pay_token(&policy, &to, 20).await.unwrap();
+    provider.redeem(payment.token.expose()).await;
+    payments.keep_in_flight(&payment).await;
+
+    // The refund comes on the one allowed try, and its mint is down: it is kept, not written off.
+    other_mint.take_down();
+    let report = payments.reconcile().await.unwrap();
+    assert_eq!((report.written_off, report.refunded), (0, 0), "{report:?}");
+    assert_eq!(assert_conserved(payments.conservation().await.unwrap()).in_flight, 20);
+    other_mint.bring_up();
+    let report = payments.reconcile().await.unwrap();
+    assert_eq!((report.written_off, report.returned_received), (0, 1), "{report:?}");
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!((c.settled_spend, c.in_flight), (5, 0), "{c:?}");
+    server.abort();
+}

@@ -98,6 +98,31 @@ impl Provider {
         self.wallet.receive(token, ReceiveOptions::default()).await.expect("the provider redeems").to_u64()
     }
 
+    /// Hostile: redeems only the first of the token's proofs and keeps the rest unredeemed (a token partly spent).
+    /// Returns what it redeemed.
+    pub async fn redeem_part(&self, token: &str) -> u64 {
+        use std::str::FromStr;
+        let parsed = cdk::nuts::Token::from_str(token).expect("a token");
+        let infos: Vec<cdk::nuts::KeySetInfo> = self
+            .wallet
+            .keysets(Default::default())
+            .await
+            .expect("the mint's keysets")
+            .into_iter()
+            .map(|ks| cdk::nuts::KeySetInfo {
+                id: ks.id,
+                unit: ks.unit,
+                active: ks.active.unwrap_or(true),
+                input_fee_ppk: ks.input_fee_ppk,
+                final_expiry: ks.final_expiry,
+            })
+            .collect();
+        let mut proofs = parsed.proofs(&infos).expect("the token's proofs");
+        assert!(proofs.len() >= 2, "a token of one proof cannot be partly spent");
+        proofs.truncate(1);
+        self.wallet.receive_proofs(proofs, ReceiveOptions::default(), None, None).await.expect("part redeemed").to_u64()
+    }
+
     /// A token of `sats` from the provider's balance: change or a refund.
     pub async fn pay_back(&self, sats: u64) -> String {
         let prepared = self.wallet.prepare_send(sats.into(), SendOptions::default()).await.expect("provider send");

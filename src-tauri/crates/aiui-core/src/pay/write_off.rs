@@ -147,7 +147,8 @@ impl Payments {
                  into the wallet"
             )
         } else if tries > 0 {
-            format!("the provider redeemed the token but sent neither change nor a refund after {tries} tries")
+            let tries = if tries == 1 { "1 try".to_owned() } else { format!("{tries} tries") };
+            format!("the provider redeemed the token but sent neither change nor a refund after {tries}")
         } else {
             "the provider redeemed the token but sent neither change nor a refund, and its refund endpoint never \
              answered"
