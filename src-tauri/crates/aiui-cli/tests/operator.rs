@@ -121,6 +121,9 @@ echo '== balance'; '{cli}' wallet balance
 echo '== receive'; '{cli}' wallet receive < '{token}'
 echo '== balance2'; '{cli}' wallet balance
 echo '== reconcile'; '{cli}' wallet reconcile
+echo '== notices'; '{cli}' wallet notices
+echo '== set-aside'; '{cli}' wallet set-aside
+echo '== receive-aside'; '{cli}' wallet set-aside receive 0123abcd 2>&1 || true
 echo '== done'
 "#,
         data = data.display(),
@@ -145,6 +148,11 @@ echo '== done'
     assert!(section("receive").contains("Received 21 sats"), "{}", section("receive"));
     assert!(section("balance2").contains("71 sats  total"), "{}", section("balance2"));
     assert!(section("reconcile").contains("checked 0 payment(s) in flight"), "{}", section("reconcile"));
+    assert!(section("notices").contains("No money notices."), "{}", section("notices"));
+    assert!(section("set-aside").contains("No token is kept aside."), "{}", section("set-aside"));
+    // Receiving a set-aside token contacts the mint it names: the owner must say so.
+    let refused = section("receive-aside");
+    assert!(refused.contains("contacts the mint it names") && refused.contains("--yes"), "{refused}");
     // The seed stayed in the keyring: no file in the data dir holds the words (sessions/ holds empty liveness locks).
     for entry in std::fs::read_dir(&data).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
