@@ -15,13 +15,28 @@ use crate::support::mint::TestMint;
 use crate::support::paid::{openai, paid, test_reconcile_policy, test_wallet_options};
 use crate::support::provider::Fault;
 
-#[tokio::test(flavor = "multi_thread")]
-async fn two_reconciles_at_once_receive_stored_change_once() {
+/// A mint, a stand-in provider redeeming there, and a wallet in a fresh data dir funded with `funds` sats under an
+/// allowance of `allowance` that accepts that mint.
+struct OneMint {
+    mint: TestMint,
+    provider: Provider,
+    dir: tempfile::TempDir,
+    secrets: Secrets,
+    payments: Payments,
+}
+
+async fn one_mint(funds: u64, allowance: u64) -> OneMint {
     let mint = TestMint::start().await;
     let provider = Provider::new(&mint).await;
     let dir = tempfile::tempdir().unwrap();
     let secrets = Secrets::in_memory();
-    let first = funded(&mint, dir.path(), &secrets, 100, 80).await;
+    let payments = funded(&mint, dir.path(), &secrets, funds, allowance).await;
+    OneMint { mint, provider, dir, secrets, payments }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_reconciles_at_once_receive_stored_change_once() {
+    let OneMint { mint, provider, dir, secrets, payments: first } = one_mint(100, 80).await;
     let policy = first.budget().payment_policy();
     let payment = first.auto_pay_token(&policy, &[mint.url()], 20, "provider-a").await.expect("a token");
     provider.redeem(payment.token.expose()).await;
@@ -47,11 +62,7 @@ async fn two_reconciles_at_once_receive_stored_change_once() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_budget_file_made_anew_never_matches_an_old_payment() {
-    let mint = TestMint::start().await;
-    let provider = Provider::new(&mint).await;
-    let dir = tempfile::tempdir().unwrap();
-    let secrets = Secrets::in_memory();
-    let payments = funded(&mint, dir.path(), &secrets, 100, 80).await;
+    let OneMint { mint, provider, dir, secrets, payments } = one_mint(100, 80).await;
     let policy = payments.budget().payment_policy();
     let payment = payments.auto_pay_token(&policy, &[mint.url()], 10, "provider-a").await.expect("a token");
     provider.redeem(payment.token.expose()).await;
@@ -197,11 +208,7 @@ async fn a_mint_outage_stops_the_turn_as_a_payment_failure_in_plain_words() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_owner_changing_the_budget_while_payments_are_in_flight_keeps_every_period_within_its_allowance() {
-    let mint = TestMint::start().await;
-    let provider = Provider::new(&mint).await;
-    let dir = tempfile::tempdir().unwrap();
-    let secrets = Secrets::in_memory();
-    let payments = funded(&mint, dir.path(), &secrets, 200, 50).await;
+    let OneMint { mint, provider, dir, secrets, payments } = one_mint(200, 50).await;
     let policy = payments.budget().payment_policy();
     let first = payments.auto_pay_token(&policy, &[mint.url()], 20, "provider-a").await.unwrap();
     let second = payments.auto_pay_token(&policy, &[mint.url()], 20, "provider-a").await.unwrap();
@@ -243,11 +250,7 @@ async fn the_owner_changing_the_budget_while_payments_are_in_flight_keeps_every_
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_partly_spent_token_is_taken_back_for_what_is_unspent_once_watched_long_enough() {
-    let mint = TestMint::start().await;
-    let provider = Provider::new(&mint).await;
-    let dir = tempfile::tempdir().unwrap();
-    let secrets = Secrets::in_memory();
-    let payments = funded(&mint, dir.path(), &secrets, 100, 80).await;
+    let OneMint { mint, provider, dir, secrets, payments } = one_mint(100, 80).await;
     let policy = payments.budget().payment_policy();
     let payment = payments.auto_pay_token(&policy, &[mint.url()], 12, "provider-a").await.unwrap();
     let redeemed = provider.redeem_part(payment.token.expose()).await;

@@ -168,9 +168,7 @@ pub(super) async fn wait_for(child: &mut Child, marker: &'static str) -> String 
 /// Opens the data dir in this process and checks the seed's promise: conservation, nothing in flight or
 /// reserved, and spend equal to what really left the wallet.
 async fn assert_resolved(dir: &Path, seed: &str, point: &str) -> u64 {
-    let secrets = Secrets::in_memory();
-    secrets.set(SecretName::WalletSeed, &Secret::new(seed.to_owned())).unwrap();
-    let payments: Payments = open(dir, &secrets).await;
+    let payments: Payments = reopen(dir, seed).await;
     let sums = assert_conserved(payments.conservation().await.unwrap());
     let budget = payments.budget().get();
     assert_eq!(sums.in_flight, 0, "{point}: still in flight after reconcile: {sums:?}");
@@ -350,9 +348,7 @@ async fn a_kill_between_minting_and_recording_is_counted_once_by_reconcile() {
         // The ecash is in the wallet; the ledger never heard of it until reconcile reads cdk's record.
         run_reconcile(dir.path(), &seed, &s.relay.url, None).await;
         run_reconcile(dir.path(), &seed, &s.relay.url, None).await;
-        let secrets = Secrets::in_memory();
-        secrets.set(SecretName::WalletSeed, &Secret::new(seed.clone())).unwrap();
-        let sums = assert_conserved(open(dir.path(), &secrets).await.conservation().await.unwrap());
+        let sums = assert_conserved(reopen(dir.path(), &seed).await.conservation().await.unwrap());
         assert_eq!((sums.wallet_balance, sums.received_total), (FUNDS, FUNDS), "{point}: counted once: {sums:?}");
     }
 }
@@ -371,9 +367,7 @@ async fn cdk_recovery_runs_while_another_long_lived_process_shares_the_data_dir(
     payer.wait().unwrap();
 
     // This process is a third one (the CLI's reconcile) while the idle one still runs.
-    let secrets = Secrets::in_memory();
-    secrets.set(SecretName::WalletSeed, &Secret::new(seed.clone())).unwrap();
-    let cli = open(dir.path(), &secrets).await.with_refund_access(AddressPolicy::AllowPrivateForTests, None);
+    let cli = reopen(dir.path(), &seed).await.with_refund_access(AddressPolicy::AllowPrivateForTests, None);
     let report = cli.reconcile().await.unwrap();
     assert_eq!(report.cancelled, 1, "cdk's recovery put the proofs back though another process runs: {report:?}");
     let sums = assert_conserved(cli.conservation().await.unwrap());
@@ -381,6 +375,13 @@ async fn cdk_recovery_runs_while_another_long_lived_process_shares_the_data_dir(
     assert_eq!(cli.budget().get().reserved_sats, 0, "the dead payer's reservation was released");
     std::fs::write(dir.path().join("idle.stop"), "").unwrap();
     assert!(idle.wait().unwrap().success());
+}
+
+/// The data dir opened in this process, as a new process would open it, with the seed the children were given.
+async fn reopen(dir: &Path, seed: &str) -> Payments {
+    let secrets = Secrets::in_memory();
+    secrets.set(SecretName::WalletSeed, &Secret::new(seed.to_owned())).unwrap();
+    open(dir, &secrets).await
 }
 
 /// Runs `reconcile` in a fresh child process to its end and returns its report line.
@@ -393,9 +394,7 @@ async fn run_reconcile(dir: &Path, seed: &str, relay: &str, point: Option<&str>)
 
 /// The ledger's settled spend: what providers kept, mint fees aside.
 async fn settled_spend(dir: &Path, seed: &str) -> u64 {
-    let secrets = Secrets::in_memory();
-    secrets.set(SecretName::WalletSeed, &Secret::new(seed.to_owned())).unwrap();
-    open(dir, &secrets).await.conservation().await.unwrap().settled_spend
+    reopen(dir, seed).await.conservation().await.unwrap().settled_spend
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -413,9 +412,7 @@ async fn reconcile_in_another_process_leaves_a_running_payment_alone() {
     }
 
     // This process is the CLI's `wallet reconcile`: same data dir, same code path.
-    let secrets = Secrets::in_memory();
-    secrets.set(SecretName::WalletSeed, &Secret::new(seed.clone())).unwrap();
-    let cli = open(dir.path(), &secrets).await.with_refund_access(AddressPolicy::AllowPrivateForTests, None);
+    let cli = reopen(dir.path(), &seed).await.with_refund_access(AddressPolicy::AllowPrivateForTests, None);
     let held = cli.budget().get().reserved_sats;
     assert!(held > 0, "the child reserved before paying");
     let report = cli.reconcile().await.unwrap();

@@ -103,21 +103,7 @@ impl Provider {
     pub async fn redeem_part(&self, token: &str) -> u64 {
         use std::str::FromStr;
         let parsed = cdk::nuts::Token::from_str(token).expect("a token");
-        let infos: Vec<cdk::nuts::KeySetInfo> = self
-            .wallet
-            .keysets(Default::default())
-            .await
-            .expect("the mint's keysets")
-            .into_iter()
-            .map(|ks| cdk::nuts::KeySetInfo {
-                id: ks.id,
-                unit: ks.unit,
-                active: ks.active.unwrap_or(true),
-                input_fee_ppk: ks.input_fee_ppk,
-                final_expiry: ks.final_expiry,
-            })
-            .collect();
-        let mut proofs = parsed.proofs(&infos).expect("the token's proofs");
+        let mut proofs = aiui_core::pay::proofs_at(&self.wallet, &parsed).await.expect("the token's proofs");
         assert!(proofs.len() >= 2, "a token of one proof cannot be partly spent");
         proofs.truncate(1);
         self.wallet.receive_proofs(proofs, ReceiveOptions::default(), None, None).await.expect("part redeemed").to_u64()

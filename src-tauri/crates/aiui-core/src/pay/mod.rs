@@ -27,7 +27,7 @@ mod write_off;
 pub use ledger::{LedgerEntry, MoneyNotice, PaymentState};
 pub use mint_transport::MAX_MINT_REPLY_BYTES;
 pub use payments::{NotPaid, ParkOnDrop, PayTo, Payments, ReconcilePolicy, Settlement};
-pub use wallet::{Wallet, WalletOptions};
+pub use wallet::{Wallet, WalletOptions, proofs_at};
 
 use crate::Secret;
 

@@ -174,27 +174,17 @@ impl Payments {
             }
         }
         match self.wallet.token_state_of(&entry).await {
-            Ok(TokenState::Unspent) => match self.reclaim_entry(&entry).await {
+            // Unspent: taken back. Spent: by the provider, or by this wallet in an earlier try whose ledger write was
+            // lost (a revoke, a receive); `reclaim_entry` tells them apart, and only the provider's redemption is
+            // pursued at its refund endpoint.
+            Ok(TokenState::Unspent | TokenState::Spent) => match self.reclaim_entry(&entry).await {
                 Ok(sats) => {
                     report.reclaimed += 1;
                     report.reclaimed_sats += sats;
                 }
                 Err(PayError::AlreadySpent) => self.pursue_refund(&entry, report).await?,
                 Err(e) => {
-                    tracing::warn!(payment = %entry.id, error = %e, "reconcile: could not reclaim yet");
-                    report.unreachable += 1;
-                }
-            },
-            // Spent: by the provider, or by this wallet in an earlier try whose ledger write was lost (a revoke, a
-            // receive); `reclaim_entry` tells them apart and only the provider's redemption is pursued.
-            Ok(TokenState::Spent) => match self.reclaim_entry(&entry).await {
-                Ok(sats) => {
-                    report.reclaimed += 1;
-                    report.reclaimed_sats += sats;
-                }
-                Err(PayError::AlreadySpent) => self.pursue_refund(&entry, report).await?,
-                Err(e) => {
-                    tracing::warn!(payment = %entry.id, error = %e, "reconcile: could not tell who spent it yet");
+                    tracing::warn!(payment = %entry.id, error = %e, "reconcile: could not take it back or tell who spent it yet");
                     report.unreachable += 1;
                 }
             },

@@ -288,18 +288,7 @@ impl Wallet {
         let parsed = Token::from_str(token.trim()).map_err(|e| PayError::InvalidToken(e.to_string()))?;
         let mint = parsed.mint_url().map_err(|e| PayError::InvalidToken(e.to_string()))?.to_string();
         let wallet = self.mint_wallet(&mint).await?;
-        let keysets = wallet.keysets(Default::default()).await.map_err(|e| classify(&mint, e))?;
-        let infos: Vec<cdk::nuts::KeySetInfo> = keysets
-            .into_iter()
-            .map(|ks| cdk::nuts::KeySetInfo {
-                id: ks.id,
-                unit: ks.unit,
-                active: ks.active.unwrap_or(true),
-                input_fee_ppk: ks.input_fee_ppk,
-                final_expiry: ks.final_expiry,
-            })
-            .collect();
-        let proofs = parsed.proofs(&infos).map_err(|e| PayError::InvalidToken(e.to_string()))?;
+        let proofs = proofs_at(&wallet, &parsed).await?;
         Ok((wallet, proofs))
     }
 
@@ -398,6 +387,24 @@ impl Wallet {
         let mint = wallet.mint_url.to_string();
         Ok(wallet.get_proofs_fee(&proofs).await.map_err(|e| classify(&mint, e))?.total.to_u64())
     }
+}
+
+/// The proofs of `token`, read with the keysets of `wallet`, a cdk wallet at the token's mint (a v4 token names
+/// keysets by a short id that only the mint's keysets resolve).
+pub async fn proofs_at(wallet: &cdk::Wallet, token: &Token) -> Result<cdk::nuts::Proofs, PayError> {
+    let mint = wallet.mint_url.to_string();
+    let keysets = wallet.keysets(Default::default()).await.map_err(|e| classify(&mint, e))?;
+    let infos: Vec<cdk::nuts::KeySetInfo> = keysets
+        .into_iter()
+        .map(|ks| cdk::nuts::KeySetInfo {
+            id: ks.id,
+            unit: ks.unit,
+            active: ks.active.unwrap_or(true),
+            input_fee_ppk: ks.input_fee_ppk,
+            final_expiry: ks.final_expiry,
+        })
+        .collect();
+    token.proofs(&infos).map_err(|e| PayError::InvalidToken(e.to_string()))
 }
 
 /// Reads the seed words from the keyring, or makes and stores new ones for a wallet that does not exist yet.
