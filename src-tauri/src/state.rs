@@ -272,10 +272,9 @@ impl Shell {
         // so a rebuild shows them again rather than losing what the background reconcile had added.
         let mut shown = built.notices;
         if let Some(payments) = &built.payments {
-            match payments.notices_after(0) {
+            match payments.recent_notices(RECENT_MONEY_NOTICES) {
                 Ok(money) => {
-                    let recent = money.len().saturating_sub(RECENT_MONEY_NOTICES);
-                    for notice in money.into_iter().skip(recent) {
+                    for notice in money {
                         if !shown.contains(&notice.text) {
                             shown.push(notice.text);
                         }

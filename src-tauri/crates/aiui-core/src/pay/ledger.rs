@@ -420,6 +420,25 @@ impl Ledger {
             .map_err(db_err)
     }
 
+    /// The newest `limit` notices, oldest first.
+    pub fn recent_notices(&self, limit: usize) -> Result<Vec<MoneyNotice>, PayError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare("SELECT id, at_ms, text FROM notices ORDER BY id DESC LIMIT ?1").map_err(db_err)?;
+        let rows = stmt
+            .query_map(params![i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
+                Ok(MoneyNotice { id: r.get(0)?, at_ms: r.get(1)?, text: r.get(2)? })
+            })
+            .map_err(db_err)?;
+        let mut newest_first = rows.collect::<Result<Vec<_>, _>>().map_err(db_err)?;
+        newest_first.reverse();
+        Ok(newest_first)
+    }
+
+    /// The id of the newest notice (0 when there is none).
+    pub fn last_notice_id(&self) -> Result<i64, PayError> {
+        self.conn().query_row("SELECT COALESCE(MAX(id), 0) FROM notices", [], |r| r.get(0)).map_err(db_err)
+    }
+
     /// The notices after `after_id`, oldest first.
     pub fn notices_after(&self, after_id: i64) -> Result<Vec<MoneyNotice>, PayError> {
         let conn = self.conn();

@@ -371,6 +371,11 @@ impl Payments {
         self.wallet.ledger().notices_after(after_id)
     }
 
+    /// The newest `limit` money notices, oldest first: what a surface shows when it starts.
+    pub fn recent_notices(&self, limit: usize) -> Result<Vec<MoneyNotice>, PayError> {
+        self.wallet.ledger().recent_notices(limit)
+    }
+
     /// Parks `payment` for `reconcile` when the returned guard is dropped while its outcome is still unknown: a
     /// turn that is cancelled (its future dropped) in the middle of a paid request leaves nothing unparked. Once the
     /// payment settled, the park is refused by the ledger's compare-and-set and changes nothing.

@@ -14,13 +14,14 @@ use super::{PayError, ReconcileReport, TokenState, Wallet};
 use crate::Secret;
 
 impl Payments {
-    /// At startup, in the background and on demand: mint paid invoices, let cdk finish interrupted operations (only
-    /// when no send is in progress here and no other process runs), then settle every open payment that no running
-    /// request holds:
-    /// - stored change or refunds are received (if they count);
-    /// - a token the mint says is unspent is reclaimed;
+    /// At startup, in the background and on demand, one at a time per data dir: record minted invoices, let cdk
+    /// finish interrupted operations (when no wallet operation runs in any process), then settle every open payment
+    /// that no running request holds:
+    /// - stored change or refunds are received (if they count; once, whatever happened before);
+    /// - a token the mint says is unspent is reclaimed, and one this wallet took back or received already counts so;
     /// - a spent one is asked for at the provider's refund endpoint, with a growing wait across runs (425), and
-    ///   written off as spent, with a notice, after `max_refund_tries` tries or `write_off_after`;
+    ///   written off as spent, with a notice, after `max_refund_tries` answered tries or `write_off_after` watched;
+    /// - a partly spent or pending one is, after `write_off_after` watched, taken back for what is unspent;
     /// - a reservation whose payment settled (a crash between the two writes) is settled from the ledger, and one
     ///   whose process is gone without a payment is released.
     ///
@@ -34,7 +35,7 @@ impl Payments {
             report.reconciling_elsewhere = true;
             return Ok(report);
         };
-        let told_before = self.wallet.ledger().notices_after(0).map(|n| n.last().map_or(0, |n| n.id)).unwrap_or(0);
+        let told_before = self.wallet.ledger().last_notice_id().unwrap_or(0);
         match self.wallet.mint_paid_invoices().await {
             Ok(sats) => report.minted_sats = sats,
             Err(e) => tracing::warn!(error = %e, "reconcile: could not check unpaid invoices"),

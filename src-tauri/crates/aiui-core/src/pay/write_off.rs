@@ -70,7 +70,7 @@ impl Payments {
             tries = tries.saturating_add(1);
         }
         if final_refusal || tries >= self.policy.max_refund_tries {
-            return self.write_off(entry, entry.amount_sats, 0, tries, report);
+            return self.write_off(entry, entry.amount_sats, 0, tries, false, report);
         }
         let doubling = self.policy.first_backoff.saturating_mul(1u32 << tries.saturating_sub(1).min(16));
         let backoff = doubling.max(wait).min(self.policy.max_backoff);
@@ -87,7 +87,7 @@ impl Payments {
     fn write_off_if_watched_long(&self, entry: &LedgerEntry, report: &mut ReconcileReport) -> Result<(), PayError> {
         if self.watched_long_enough(entry) {
             report.waiting = report.waiting.saturating_sub(1);
-            return self.write_off(entry, entry.amount_sats, 0, entry.tries, report);
+            return self.write_off(entry, entry.amount_sats, 0, entry.tries, false, report);
         }
         Ok(())
     }
@@ -115,7 +115,7 @@ impl Payments {
             self.wallet.take_back_unspent(token.expose()).await?
         };
         let spent = entry.amount_sats.saturating_sub(unspent_face);
-        self.write_off(entry, spent, unspent_face.saturating_sub(credited), entry.tries, report)?;
+        self.write_off(entry, spent, unspent_face.saturating_sub(credited), entry.tries, true, report)?;
         if unspent_face > 0 {
             report.reclaimed_sats += credited;
         }
@@ -123,13 +123,15 @@ impl Payments {
     }
 
     /// Counts `spent` of the token as spent (all of it, unless some came back and `extra_fees` went to the mint to
-    /// take it back), against the period the payment was made in, and tells the owner.
+    /// take it back), against the period the payment was made in, and tells the owner why: the tries made, or that
+    /// the mint held it `stuck_at_the_mint` (partly spent or pending).
     fn write_off(
         &self,
         entry: &LedgerEntry,
         spent: u64,
         extra_fees: u64,
         tries: u32,
+        stuck_at_the_mint: bool,
         report: &mut ReconcileReport,
     ) -> Result<(), PayError> {
         faults::hit("before-write-off");
@@ -146,6 +148,9 @@ impl Payments {
                 "part of the token was redeemed or is stuck at the mint; the {back} sats still unspent were taken back \
                  into the wallet"
             )
+        } else if stuck_at_the_mint {
+            "the mint still holds the token as being redeemed (pending), and nothing of it was left to take back"
+                .to_owned()
         } else if tries > 0 {
             let tries = if tries == 1 { "1 try".to_owned() } else { format!("{tries} tries") };
             format!("the provider redeemed the token but sent neither change nor a refund after {tries}")
