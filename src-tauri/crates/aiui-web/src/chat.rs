@@ -333,7 +333,8 @@ async fn events(State(origin): St, Path(turn): Path<String>, headers: HeaderMap)
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok())
-        .map_or(0, |last| last + 1);
+        // An id no turn reaches (usize::MAX from a hostile client) asks for nothing more, not for an overflow.
+        .map_or(0, |last| last.saturating_add(1));
     use futures_util::StreamExt;
     let stream = crate::turns::stream(log, start).map(|(index, event)| {
         Event::default().id(index.to_string()).json_data(&event).map_err(|e| std::io::Error::other(e.to_string()))

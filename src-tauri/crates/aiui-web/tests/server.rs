@@ -114,6 +114,22 @@ async fn a_decision_needs_the_delay_the_passphrase_and_the_hash_and_is_single_us
     let other = h.sign_in(false).await;
     let stolen = h.http.get(format!("{}api/turns/{turn}/events", h.chat)).header("cookie", &other.cookie).send().await;
     assert_eq!(stolen.unwrap().status(), 404);
+    // A Last-Event-ID no turn reaches asks for nothing more: the service answers, it does not panic.
+    let mut beyond = h
+        .http
+        .get(format!("{}api/turns/{turn}/events", h.chat))
+        .header("cookie", &chat.cookie)
+        .header("last-event-id", u64::MAX.to_string())
+        .send()
+        .await
+        .expect("the event stream opens");
+    assert_eq!(beyond.status(), 200);
+    if let Ok(Ok(Some(bytes))) = tokio::time::timeout(std::time::Duration::from_secs(1), beyond.chunk()).await {
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains("data:"), "no event lies past the end: {text}");
+    }
+    drop(beyond);
+    assert!(h.http.get(format!("{}api/session", h.chat)).send().await.unwrap().status().is_success());
 
     let owner = h.sign_in(true).await;
     let (_, pending) = h.invoke(&owner, "trusted_pending", json!({})).await;
