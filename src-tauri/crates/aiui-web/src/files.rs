@@ -34,7 +34,12 @@ impl UiDir {
         if !allowed(relative) {
             return not_found();
         }
-        match tokio::fs::read(self.0.join(relative)).await {
+        // A link under ui/ that leads out of it (to the data dir, to /etc) is never followed out.
+        let inside = match tokio::fs::canonicalize(self.0.join(relative)).await {
+            Ok(real) if real.starts_with(&self.0) => real,
+            _ => return not_found(),
+        };
+        match tokio::fs::read(inside).await {
             Ok(bytes) => {
                 let mut response = bytes.into_response();
                 response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
@@ -124,6 +129,25 @@ mod tests {
             }
             imports_from(ui, &parts.join("/"), seen);
         }
+    }
+
+    #[tokio::test]
+    async fn a_link_under_ui_that_leads_out_of_it_is_not_followed() {
+        let root = tempfile::tempdir().unwrap();
+        let ui = root.path().join("ui");
+        std::fs::create_dir_all(ui.join("js")).unwrap();
+        for page in ["index.html", "trusted.html", "login.html"] {
+            std::fs::write(ui.join(page), "<!doctype html>").unwrap();
+        }
+        std::fs::write(ui.join("js/chat.js"), "export {}").unwrap();
+        std::fs::write(root.path().join("secret.js"), "the owner's data").unwrap();
+        std::os::unix::fs::symlink(root.path().join("secret.js"), ui.join("js/evil.js")).unwrap();
+        std::os::unix::fs::symlink(ui.join("js/chat.js"), ui.join("js/alias.js")).unwrap();
+        let dir = UiDir::open(&ui).unwrap();
+        let any = |_: &str| true;
+        assert_eq!(dir.serve("js/evil.js", any).await.status(), StatusCode::NOT_FOUND);
+        assert_eq!(dir.serve("js/chat.js", any).await.status(), StatusCode::OK);
+        assert_eq!(dir.serve("js/alias.js", any).await.status(), StatusCode::OK, "a link inside ui/ is fine");
     }
 
     #[test]
