@@ -58,14 +58,7 @@ async fn child(role: &str) {
     }
     match role {
         "pay" => {
-            let discovery = Arc::new(Discovery::new(discovery_config(&var("AIUI_PAY_RELAY"))));
-            let routstr = Routstr::new(test_routstr_config(), discovery, payments.clone()).unwrap();
-            let request = ChatRequest {
-                system: "You are a test.".into(),
-                messages: vec![Message::User { text: "what is running?".into() }],
-                tools: Vec::new(),
-                max_tokens: 1024,
-            };
+            let (routstr, request) = paid_leg(&payments, &var("AIUI_PAY_RELAY"));
             let policy = payments.budget().payment_policy();
             let id = routstr.check(&request, &policy).await.expect("the provider is found");
             let outcome = routstr.send(&id, routstr.request_body(&request), &policy).await;
@@ -92,6 +85,19 @@ async fn child(role: &str) {
         }
         other => panic!("unknown child role {other}"),
     }
+}
+
+/// The Routstr leg a child pays with, finding the test provider on `relay`, and the request it sends.
+pub(super) fn paid_leg(payments: &Arc<Payments>, relay: &str) -> (Routstr, ChatRequest) {
+    let discovery = Arc::new(Discovery::new(discovery_config(relay)));
+    let routstr = Routstr::new(test_routstr_config(), discovery, payments.clone()).unwrap();
+    let request = ChatRequest {
+        system: "You are a test.".into(),
+        messages: vec![Message::User { text: "what is running?".into() }],
+        tools: Vec::new(),
+        max_tokens: 1024,
+    };
+    (routstr, request)
 }
 
 struct Setup {
@@ -181,47 +187,30 @@ async fn assert_resolved(dir: &Path, seed: &str, point: &str) -> u64 {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_kill_at_every_step_of_a_payment_loses_nothing_after_reconcile() {
-    let s = setup().await;
     let mut table = Vec::new();
-    for point in POINTS {
-        let dir = tempfile::tempdir().unwrap();
-        let seed = data_dir(&s, dir.path()).await;
-        let charged_before = s.provider.state.charged.load(std::sync::atomic::Ordering::SeqCst) as u64;
+    for fee in [0, 100] {
+        let s = setup_with_fee(fee).await;
+        for point in POINTS {
+            let label = format!("{point} (input_fee_ppk {fee})");
+            let dir = tempfile::tempdir().unwrap();
+            let seed = data_dir(&s, dir.path()).await;
+            let charged_before = s.provider.state.charged.load(std::sync::atomic::Ordering::SeqCst) as u64;
 
-        let mut payer = spawn("pay", dir.path(), &seed, &s.relay.url, Some(point));
-        wait_for(&mut payer, "AIUI-FAULT-POINT").await;
-        payer.kill().expect("SIGKILL");
-        let status = payer.wait().unwrap();
-        assert!(!status.success(), "{point}: the child was killed");
+            let mut payer = spawn("pay", dir.path(), &seed, &s.relay.url, Some(point));
+            wait_for(&mut payer, "AIUI-FAULT-POINT").await;
+            payer.kill().expect("SIGKILL");
+            let status = payer.wait().unwrap();
+            assert!(!status.success(), "{label}: the child was killed");
 
-        let mut reconciler = spawn("reconcile", dir.path(), &seed, &s.relay.url, None);
-        let report = wait_for(&mut reconciler, "AIUI-CHILD-RECONCILED").await;
-        assert!(reconciler.wait().unwrap().success(), "{point}: reconcile failed");
-
-        let spent = assert_resolved(dir.path(), &seed, point).await;
-        let charged = s.provider.state.charged.load(std::sync::atomic::Ordering::SeqCst) as u64 - charged_before;
-        assert_eq!(spent, charged, "{point}: we count what the provider charged, no more, no less");
-        table.push(format!("{point:<34} spent {spent:>3} sats  {report}"));
+            let report = run_reconcile(dir.path(), &seed, &s.relay.url, None).await;
+            let spent = assert_resolved(dir.path(), &seed, &label).await;
+            let charged = s.provider.state.charged.load(std::sync::atomic::Ordering::SeqCst) as u64 - charged_before;
+            // We count what the provider charged, no more, no less (and, at a fee mint, what the mint kept).
+            assert_counted_once(settled_spend(dir.path(), &seed).await, charged, fee, &label);
+            table.push(format!("{label:<50} spent {spent:>3} sats  {report}"));
+        }
     }
     eprintln!("{}", table.join("\n"));
-}
-
-#[tokio::test(flavor = "multi_thread")]
-async fn a_kill_at_every_step_of_a_payment_on_a_mint_with_fees_loses_nothing() {
-    let s = setup_with_fee(100).await;
-    for point in POINTS {
-        let dir = tempfile::tempdir().unwrap();
-        let seed = data_dir(&s, dir.path()).await;
-        let charged_before = s.provider.state.charged.load(std::sync::atomic::Ordering::SeqCst) as u64;
-        let mut payer = spawn("pay", dir.path(), &seed, &s.relay.url, Some(point));
-        wait_for(&mut payer, "AIUI-FAULT-POINT").await;
-        payer.kill().expect("SIGKILL");
-        payer.wait().unwrap();
-        run_reconcile(dir.path(), &seed, &s.relay.url, None).await;
-        assert_resolved(dir.path(), &seed, point).await;
-        let charged = s.provider.state.charged.load(std::sync::atomic::Ordering::SeqCst) as u64 - charged_before;
-        assert_counted_once(settled_spend(dir.path(), &seed).await, charged, 100, point);
-    }
 }
 
 /// How a payment is left open for `reconcile` before a reconcile is killed at `point`.

@@ -9,17 +9,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aiui_core::Secret;
-use aiui_core::backends::routstr::Routstr;
-use aiui_core::backends::{ChatRequest, Message};
 use aiui_core::budget::{BudgetUpdate, Period};
 use aiui_core::pay::Payments;
-use aiui_core::pay::discovery::Discovery;
 use aiui_core::secrets::{SecretName, Secrets};
 
 use super::crash::{command, wait_for};
 use super::{assert_conserved, funded, open_with_clock_file};
 use crate::support::mint::TestMint;
-use crate::support::paid::{discovery_config, openai, test_routstr_config};
+use crate::support::paid::openai;
 use crate::support::provider::{Fault, TestProvider};
 use crate::support::relay::TestRelay;
 
@@ -33,14 +30,7 @@ pub(super) async fn child(role: &str, payments: Arc<Payments>, relay: &str) {
     let clock = std::env::var("AIUI_PAY_CLOCK").expect("the clock file");
     match role {
         "stress-pay" => {
-            let discovery = Arc::new(Discovery::new(discovery_config(relay)));
-            let routstr = Routstr::new(test_routstr_config(), discovery, payments.clone()).unwrap();
-            let request = ChatRequest {
-                system: "You are a test.".into(),
-                messages: vec![Message::User { text: "what is running?".into() }],
-                tools: Vec::new(),
-                max_tokens: 1024,
-            };
+            let (routstr, request) = super::crash::paid_leg(&payments, relay);
             let mut answered = 0;
             for _ in 0..PAYS_EACH {
                 let policy = payments.budget().payment_policy();

@@ -434,11 +434,6 @@ impl Ledger {
         Ok(newest_first)
     }
 
-    /// The id of the newest notice (0 when there is none).
-    pub fn last_notice_id(&self) -> Result<i64, PayError> {
-        self.conn().query_row("SELECT COALESCE(MAX(id), 0) FROM notices", [], |r| r.get(0)).map_err(db_err)
-    }
-
     /// The notices after `after_id`, oldest first.
     pub fn notices_after(&self, after_id: i64) -> Result<Vec<MoneyNotice>, PayError> {
         let conn = self.conn();

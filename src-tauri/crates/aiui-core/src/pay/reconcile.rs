@@ -35,7 +35,6 @@ impl Payments {
             report.reconciling_elsewhere = true;
             return Ok(report);
         };
-        let told_before = self.wallet.ledger().last_notice_id().unwrap_or(0);
         match self.wallet.mint_paid_invoices().await {
             Ok(sats) => report.minted_sats = sats,
             Err(e) => tracing::warn!(error = %e, "reconcile: could not check unpaid invoices"),
@@ -81,11 +80,8 @@ impl Payments {
                 None => {}
             }
         }
-        if let Some(notice) = self.budget.take_notice() {
-            self.tell(notice);
-        }
-        // Everything this run told the owner, as stored for every surface (the tries above stored their own).
-        report.notices = self.wallet.ledger().notices_after(told_before)?.into_iter().map(|n| n.text).collect();
+        // Every notice of this run is also stored (by `tell`) where every surface reads it.
+        report.notices.extend(self.budget.take_notice().map(|notice| self.tell(notice)));
         tracing::info!(?report, "reconcile: done");
         Ok(report)
     }
