@@ -83,6 +83,16 @@ async fn child(role: &str) {
             let minted = payments.wallet().wait_minted(&mint, &invoice.quote_id, Duration::from_secs(20)).await;
             eprintln!("AIUI-CHILD-FUNDED {minted:?}");
         }
+        "withdraw" => {
+            // Withdraws to the invoice the parent holds at its mint, then stays alive until it is killed: a melt
+            // the mint is still paying when the process that made it dies.
+            let quote = payments.quote_withdrawal(&var("AIUI_PAY_INVOICE"), None, false).await.expect("a quote");
+            let done = payments.withdraw(&quote).await;
+            eprintln!("AIUI-CHILD-WITHDREW {:?}", done.map(|w| w.outcome));
+            loop {
+                tokio::time::sleep(Duration::from_secs(60)).await;
+            }
+        }
         other => panic!("unknown child role {other}"),
     }
 }

@@ -6,9 +6,11 @@ mod crash;
 mod files;
 mod hostile;
 mod ledger;
+mod nutshell;
 mod secrets;
 mod stress;
 mod tests;
+mod wallet_life;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -80,10 +82,15 @@ pub struct Provider {
 
 impl Provider {
     pub async fn new(mint: &TestMint) -> Self {
+        Self::at(&mint.url()).await
+    }
+
+    /// A provider (or a friend's wallet) at any mint, e.g. nutshell.
+    pub async fn at(mint_url: &str) -> Self {
         let store = cdk_sqlite::wallet::memory::empty().await.expect("an in-memory provider wallet");
         let seed: [u8; 64] = std::array::from_fn(|_| rand::random());
         let wallet = cdk::wallet::WalletBuilder::new()
-            .mint_url(mint.url().parse().expect("the mint URL"))
+            .mint_url(mint_url.parse().expect("the mint URL"))
             .unit(CurrencyUnit::Sat)
             .localstore(Arc::new(store))
             .seed(seed)

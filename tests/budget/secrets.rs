@@ -132,3 +132,39 @@ async fn a_whole_session_of_paid_routstr_turns_logs_no_token_seed_or_secret() {
         }
     }
 }
+
+/// The seed's whole life: backup, restore on a fresh machine, withdrawing and sending there. Neither the words nor
+/// any token sent out appears in the capture (TRACE, every target).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_seed_is_never_logged_by_backup_restore_withdraw_or_send() {
+    let captured = capture::global();
+    let mark = captured.mark();
+    let mint = TestMint::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&mint, dir.path(), &secrets, 400, 100).await;
+    let backup = payments.wallet().backup(&secrets).await.unwrap();
+    let mut forbidden = vec![backup.words.expose().clone(), backup.as_text().expose().clone()];
+    forbidden.extend(backup.words.expose().split(' ').filter(|w| w.len() >= 8).map(str::to_owned));
+    payments.confirm_backup().unwrap();
+    drop(payments);
+
+    let (_fresh, restored, _) = super::wallet_life::restore_on_a_fresh_machine(&backup).await;
+    let invoice = cdk_fake_wallet::create_fake_invoice(100_000, "out".into()).to_string();
+    let quote = restored.quote_withdrawal(&invoice, None, false).await.unwrap();
+    restored.withdraw(&quote).await.unwrap();
+    let sent = restored.send_token(&mint.url(), 25).await.unwrap();
+    forbidden.extend(secrets_of(sent.token.expose()));
+    let kept = restored.send_token(&mint.url(), 10).await.unwrap();
+    forbidden.extend(secrets_of(kept.token.expose()));
+    restored.take_back(&kept.id).await.unwrap();
+    restored.reconcile().await.unwrap();
+    assert_conserved(restored.conservation().await.unwrap());
+
+    let logs = captured.since(mark);
+    assert!(logs.contains("wallet: restored from backup words"), "the session was logged at all");
+    assert!(logs.contains("pay: withdrawal paid"));
+    for secret in &forbidden {
+        assert!(!logs.contains(secret.as_str()), "a secret ({} chars) appears in the logs", secret.len());
+    }
+}

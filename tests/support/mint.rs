@@ -1,5 +1,5 @@
 //! A real cdk mint in-process on 127.0.0.1:0: in-memory SQLite, the fake Lightning backend (invoices are paid at
-//! once), and cdk-axum's router with the bolt11 routes. A counting layer records every request, and a switch makes
+//! once, hold invoices when the test says: `support/lightning.rs`), and cdk-axum's router with the bolt11 routes. A counting layer records every request, and a switch makes
 //! the mint answer 503 to everything ("down") without changing its URL, so a test can take it down and bring it back.
 
 use std::collections::{HashMap, HashSet};
@@ -31,6 +31,7 @@ struct Switch {
 pub struct TestMint {
     url: String,
     switch: Switch,
+    holds: crate::support::lightning::Holds,
     server: tokio::task::JoinHandle<()>,
 }
 
@@ -53,7 +54,11 @@ impl TestMint {
         let db = Arc::new(cdk_sqlite::mint::memory::empty().await.expect("an in-memory mint database"));
         let mut builder = MintBuilder::new(db.clone());
         let fee_reserve = FeeReserve { min_fee_reserve: 1.into(), percent_fee_reserve: 1.0 };
-        let lightning = FakeWallet::new(fee_reserve, HashMap::new(), HashSet::new(), 0, CurrencyUnit::Sat);
+        let holds = crate::support::lightning::Holds::default();
+        let lightning = crate::support::lightning::HoldingLightning {
+            inner: FakeWallet::new(fee_reserve, HashMap::new(), HashSet::new(), 0, CurrencyUnit::Sat),
+            holds: holds.clone(),
+        };
         builder
             .add_payment_processor(
                 CurrencyUnit::Sat,
@@ -79,7 +84,12 @@ impl TestMint {
         let server = tokio::spawn(async move {
             let _ = axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>()).await;
         });
-        Self { url, switch, server }
+        Self { url, switch, holds, server }
+    }
+
+    /// Hold invoices: paid by this mint only when the test settles them.
+    pub fn holds(&self) -> &crate::support::lightning::Holds {
+        &self.holds
     }
 
     pub fn url(&self) -> String {

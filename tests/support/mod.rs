@@ -2,7 +2,9 @@
 
 pub mod assistant;
 pub mod capture;
+pub mod lightning;
 pub mod mint;
+pub mod nutshell;
 pub mod paid;
 pub mod provider;
 pub mod python_relay;

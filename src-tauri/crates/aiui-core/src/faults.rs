@@ -22,11 +22,16 @@ pub const FUNDING_POINTS: &[&str] = &["after-minted"];
 pub const RECONCILE_POINTS: &[&str] =
     &["after-returned-received", "after-reclaimed", "before-write-off", "after-write-off"];
 
+/// Points on the way out: a withdrawal written before its melt is sent and after the mint said it is still
+/// paying, a token sent out written before it is made and after it is recorded, and a token taken back.
+pub const OUTFLOW_POINTS: &[&str] =
+    &["after-withdrawal-row", "after-withdrawal-pending", "after-send-row", "after-send-recorded", "after-take-back"];
+
 /// A named point. See the module docs.
 #[inline]
 pub fn hit(name: &'static str) {
     debug_assert!(
-        POINTS.contains(&name) || RECONCILE_POINTS.contains(&name) || FUNDING_POINTS.contains(&name),
+        [POINTS, RECONCILE_POINTS, FUNDING_POINTS, OUTFLOW_POINTS].iter().any(|points| points.contains(&name)),
         "unknown fault point {name}"
     );
     #[cfg(feature = "fault-points")]

@@ -28,3 +28,30 @@ pub use secret::Secret;
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or_default()
 }
+
+/// A Unix-milliseconds time as the owner reads it in a notice: `2026-12-01 12:34 UTC`.
+pub fn format_time_ms(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02} UTC", rest / 3600, rest % 3600 / 60)
+}
+
+#[cfg(test)]
+mod time_tests {
+    #[test]
+    fn a_time_reads_as_a_utc_date() {
+        assert_eq!(super::format_time_ms(0), "1970-01-01 00:00 UTC");
+        assert_eq!(super::format_time_ms(1_796_128_440_000), "2026-12-01 12:34 UTC");
+        assert_eq!(super::format_time_ms(951_782_400_000), "2000-02-29 00:00 UTC");
+    }
+}

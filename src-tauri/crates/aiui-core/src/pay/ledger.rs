@@ -15,6 +15,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::PayError;
 use crate::Secret;
 
+mod outflows;
+pub use outflows::{Outflow, OutflowKind};
+
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS inflows (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -71,6 +74,11 @@ const MIGRATIONS: &[&str] = &[
     "CREATE UNIQUE INDEX IF NOT EXISTS inflows_by_quote ON inflows(quote_id) WHERE quote_id IS NOT NULL",
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
     "INSERT OR IGNORE INTO meta (key, value) VALUES ('quote_inflows_since_s', CAST(strftime('%s', 'now') AS INTEGER))",
+    // Sats the owner takes out: withdrawals to Lightning and tokens for other wallets (`ledger/outflows.rs`).
+    "CREATE TABLE IF NOT EXISTS outflows (id TEXT PRIMARY KEY, kind TEXT NOT NULL, created_ms INTEGER NOT NULL, \
+     updated_ms INTEGER NOT NULL, mint TEXT NOT NULL, amount INTEGER NOT NULL, operation_id TEXT NOT NULL, \
+     quote_id TEXT, invoice TEXT, token TEXT, state TEXT NOT NULL, withdrawn INTEGER NOT NULL DEFAULT 0, \
+     fees INTEGER NOT NULL DEFAULT 0, session TEXT NOT NULL, parked INTEGER NOT NULL DEFAULT 0, outcome TEXT)",
 ];
 
 /// Where a payment stands. `Pending` and `InFlight` count as in-flight in the conservation sum.
@@ -97,7 +105,7 @@ impl PaymentState {
         }
     }
 
-    fn parse(s: &str) -> Self {
+    pub(crate) fn parse(s: &str) -> Self {
         match s {
             "pending" => Self::Pending,
             "in-flight" => Self::InFlight,

@@ -4,13 +4,16 @@
 //! the seed live only in [`Secret`]s and are never logged.
 //!
 //! The conservation invariant, checked by [`Payments::conservation`]:
-//! `wallet balance + settled spend + in-flight + fees == everything ever received`, where
+//! `wallet balance + settled spend + in-flight + fees + withdrawn == everything ever received`, where
 //! - *received* is what came in from outside (minted invoices, pasted tokens), as credited by the mint;
 //! - *settled spend* is, per payment, the token's face value minus the face value of the change or refund;
 //! - *in-flight* is the face value of tokens whose outcome is not known yet;
 //! - *fees* are what mints kept: the swap fee of building a token, and the input fee of receiving change, a refund
-//!   or a reclaimed token (face value minus what was credited). They are counted on their own so the sum is exact.
+//!   or a reclaimed token (face value minus what was credited). They are counted on their own so the sum is exact;
+//! - *withdrawn* is what the owner took out (to a Lightning invoice, or as a token another wallet claimed), with the
+//!   mints' fees for it; withdrawals and tokens not settled yet are in-flight.
 
+mod backup;
 pub mod discovery;
 mod ledger;
 mod locks;
@@ -19,15 +22,20 @@ pub(crate) mod payments;
 mod reconcile;
 pub mod refund;
 mod returned;
+mod send_out;
 #[cfg(test)]
 mod tests;
 mod wallet;
+mod withdraw;
 mod write_off;
 
-pub use ledger::{LedgerEntry, MoneyNotice, PaymentState};
+pub use backup::{BACKUP_REMINDER_SATS, RestoredMint, WalletBackup};
+pub use ledger::{LedgerEntry, MoneyNotice, Outflow, OutflowKind, PaymentState};
 pub use mint_transport::MAX_MINT_REPLY_BYTES;
 pub use payments::{NotPaid, ParkOnDrop, PayTo, Payments, ReconcilePolicy, Settlement};
+pub use send_out::{SentToken, TakenBack};
 pub use wallet::{Wallet, WalletOptions, proofs_at};
+pub use withdraw::{Withdrawal, WithdrawalOutcome, WithdrawalQuote, clean_invoice};
 
 use crate::Secret;
 
@@ -52,6 +60,8 @@ pub enum PayError {
     Ledger(String),
     #[error("not a usable Cashu token: {0}")]
     InvalidToken(String),
+    #[error("not a usable Lightning invoice: {0}")]
+    InvalidInvoice(String),
     #[error("not a mint URL: {0}")]
     InvalidMint(String),
     #[error("the mint {mint} could not be reached: {reason}")]
@@ -158,13 +168,24 @@ pub struct Conservation {
     pub received_total: u64,
     pub wallet_balance: u64,
     pub settled_spend: u64,
+    /// Payments' and outflows' tokens and melts whose outcome is not known yet.
     pub in_flight: u64,
+    /// What mints kept on payments.
     pub fees: u64,
+    /// What reached the owner's invoices and other wallets.
+    pub withdrawn: u64,
+    /// What mints kept on withdrawals and tokens sent out (input fees, the Lightning fee).
+    pub withdrawal_fees: u64,
 }
 
 impl Conservation {
     pub fn holds(&self) -> bool {
-        self.wallet_balance as u128 + self.settled_spend as u128 + self.in_flight as u128 + self.fees as u128
+        self.wallet_balance as u128
+            + self.settled_spend as u128
+            + self.in_flight as u128
+            + self.fees as u128
+            + self.withdrawn as u128
+            + self.withdrawal_fees as u128
             == self.received_total as u128
     }
 }
@@ -195,6 +216,10 @@ pub struct ReconcileReport {
     pub cancelled: usize,
     /// Paid invoices minted now.
     pub minted_sats: u64,
+    /// Withdrawals and tokens sent out whose outcome became known now (paid, failed, claimed, taken back).
+    pub outflows_settled: usize,
+    /// Withdrawals the mint is still paying, and tokens sent out that nobody has claimed yet.
+    pub outflows_open: usize,
     /// Reservations of an earlier run that no open payment held, released.
     pub released_reservations: usize,
     /// What the owner must be told: write-offs, returned tokens that did not count, the 80% notice. Each is also

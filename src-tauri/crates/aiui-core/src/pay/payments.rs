@@ -340,6 +340,11 @@ impl Payments {
         self.wallet.ledger().set_aside_entries()
     }
 
+    /// Withdrawals and tokens sent out, newest first: what the wallet section lists (pending ones first to see).
+    pub fn outflows(&self, limit: usize) -> Result<Vec<super::Outflow>, PayError> {
+        self.wallet.ledger().outflows(limit)
+    }
+
     /// Records the provider's request id with the payment (for the owner and for refund inquiries).
     pub fn note_request_id(&self, payment: &Payment, request_id: &str) {
         let request_id: String = request_id.chars().filter(|c| c.is_ascii_graphic()).take(128).collect();
@@ -387,12 +392,15 @@ impl Payments {
     /// Async because the wallet balance is read from cdk's store.
     pub async fn conservation(&self) -> Result<Conservation, PayError> {
         let totals = self.wallet.ledger().totals()?;
+        let out = self.wallet.ledger().outflow_totals()?;
         Ok(Conservation {
             received_total: totals.received,
             wallet_balance: self.wallet.total_balance().await?,
             settled_spend: totals.settled_spend,
-            in_flight: totals.in_flight,
+            in_flight: totals.in_flight + out.in_flight,
             fees: totals.fees,
+            withdrawn: out.withdrawn,
+            withdrawal_fees: out.fees,
         })
     }
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use cdk::wallet::types::OperationData;
 
-use super::ledger::{LedgerEntry, PaymentState};
+use super::ledger::{LedgerEntry, OutflowKind, PaymentState};
 use super::payments::Payments;
 use super::{PayError, ReconcileReport, TokenState, Wallet};
 use crate::Secret;
@@ -53,6 +53,7 @@ impl Payments {
                 report.unreachable += 1;
             }
         }
+        self.settle_outflows(&mut report).await;
         for holder in self.budget.reservation_holders() {
             let row = self.wallet.ledger().by_reservation(holder.id, &holder.session)?;
             match row {
@@ -109,6 +110,40 @@ impl Payments {
         })
     }
 
+    /// Withdrawals and tokens sent out whose call is over (or whose process is gone): settled from what the mint
+    /// and cdk's records say now.
+    async fn settle_outflows(&self, report: &mut ReconcileReport) {
+        let open = match self.wallet.ledger().open_outflows() {
+            Ok(open) => open,
+            Err(e) => {
+                tracing::warn!(error = %e, "reconcile: could not read withdrawals and tokens sent out");
+                return;
+            }
+        };
+        for row in open {
+            let own_parked = row.session == self.budget.session() && row.parked;
+            if !own_parked && self.budget.session_alive(&row.session) {
+                report.skipped_live += 1;
+                continue;
+            }
+            let settled = match row.kind {
+                OutflowKind::Withdrawal => self.settle_withdrawal(&row).await,
+                OutflowKind::Token => self.settle_sent(&row).await,
+            };
+            match settled {
+                Ok(Some(notice)) => {
+                    report.outflows_settled += 1;
+                    report.notices.push(notice);
+                }
+                Ok(None) => report.outflows_open += 1,
+                Err(e) => {
+                    tracing::warn!(outflow = %row.id, error = %e, "reconcile: left a withdrawal or a sent token as it was");
+                    report.unreachable += 1;
+                }
+            }
+        }
+    }
+
     /// cdk's own saga recovery undoes sends half-way, so it runs only when nothing can be half-way: no cdk
     /// operation in progress in this process or in any other on this data dir (the operations lock, which every
     /// send, receive and revoke holds shared). Other processes that merely run do not hold it off.
@@ -147,7 +182,7 @@ impl Payments {
             return Ok(());
         }
         if entry.state == PaymentState::Pending {
-            match self.wallet.saga_token(&entry).await {
+            match self.wallet.saga_token(&entry.mint, &entry.operation_id).await {
                 SagaToken::Token(token) => {
                     let face = entry.amount_sats;
                     self.wallet.ledger().mark_in_flight(&entry.id, &token, face)?;
@@ -195,8 +230,8 @@ impl Payments {
     }
 }
 
-/// What cdk knows of the token of a payment whose ledger row never got it.
-enum SagaToken {
+/// What cdk knows of the token of a payment (or a token sent out) whose ledger row never got it.
+pub(super) enum SagaToken {
     Token(Secret<String>),
     /// cdk holds no record: the send never happened, or its recovery undid it.
     Gone,
@@ -213,10 +248,10 @@ impl Wallet {
         }
     }
 
-    /// The token cdk built for a payment whose ledger row never got it (a crash between the two writes).
-    async fn saga_token(&self, entry: &LedgerEntry) -> SagaToken {
-        let Ok(wallet) = self.mint_wallet(&entry.mint).await else { return SagaToken::Unfinished };
-        let Ok(op) = uuid::Uuid::from_str(&entry.operation_id) else { return SagaToken::Gone };
+    /// The token cdk built for a send whose ledger row never got it (a crash between the two writes).
+    pub(super) async fn saga_token(&self, mint: &str, operation_id: &str) -> SagaToken {
+        let Ok(wallet) = self.mint_wallet(mint).await else { return SagaToken::Unfinished };
+        let Ok(op) = uuid::Uuid::from_str(operation_id) else { return SagaToken::Gone };
         match wallet.localstore.get_saga(&op).await {
             Ok(Some(saga)) => match saga.data {
                 OperationData::Send(data) => {

@@ -59,8 +59,13 @@ fn conservation_is_exact_including_fees() {
         settled_spend: settled,
         in_flight,
         fees,
+        withdrawn: 0,
+        withdrawal_fees: 0,
     };
     assert!(c(70, 20, 8, 2).holds());
+    let out = Conservation { withdrawn: 15, withdrawal_fees: 1, ..c(54, 20, 8, 2) };
+    assert!(out.holds(), "withdrawn sats and their fees are counted");
+    assert!(!Conservation { withdrawal_fees: 0, ..out }.holds(), "a withdrawal's fee is not lost");
     assert!(!c(70, 20, 8, 1).holds(), "a lost sat shows");
     assert!(!c(71, 20, 8, 2).holds(), "a created sat shows");
     assert!(!c(u64::MAX, u64::MAX, 0, 0).holds(), "no overflow");

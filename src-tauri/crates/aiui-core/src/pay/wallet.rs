@@ -84,7 +84,19 @@ impl Wallet {
             .map_err(|e| PayError::Store(format!("{}: {e}", data_dir.display())))?;
         let db_path = data_dir.join("wallet.sqlite3");
         let existed = db_path.exists();
-        let mut seed = load_or_create_seed(secrets, existed)?;
+        let seed = load_or_create_seed(secrets, existed)?;
+        Self::open_seeded(data_dir, seed, options).await
+    }
+
+    /// Opens the wallet in `data_dir` with `seed` (the keyring's, or words being restored).
+    pub(super) async fn open_seeded(
+        data_dir: &Path,
+        mut seed: [u8; 64],
+        options: WalletOptions,
+    ) -> Result<Self, PayError> {
+        crate::paths::ensure_private_dir(data_dir)
+            .map_err(|e| PayError::Store(format!("{}: {e}", data_dir.display())))?;
+        let db_path = data_dir.join("wallet.sqlite3");
         crate::paths::ensure_private_file(&db_path)
             .map_err(|e| PayError::Store(format!("{}: {e}", db_path.display())))?;
         let localstore = Arc::new(
@@ -408,7 +420,7 @@ pub async fn proofs_at(wallet: &cdk::Wallet, token: &Token) -> Result<cdk::nuts:
 }
 
 /// Reads the seed words from the keyring, or makes and stores new ones for a wallet that does not exist yet.
-fn load_or_create_seed(secrets: &Secrets, wallet_exists: bool) -> Result<[u8; 64], PayError> {
+pub(super) fn load_or_create_seed(secrets: &Secrets, wallet_exists: bool) -> Result<[u8; 64], PayError> {
     let words = match secrets.get(SecretName::WalletSeed).map_err(|e| PayError::Keyring(e.to_string()))? {
         Some(words) => words,
         None if wallet_exists => return Err(PayError::SeedMissing),

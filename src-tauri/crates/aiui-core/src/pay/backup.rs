@@ -1,0 +1,246 @@
+//! The wallet's backup and restore: its BIP-39 words (NUT-13: every secret the wallet makes is derived from them)
+//! with the list of mints it used, and a restore from both (NUT-09 `/v1/restore`, NUT-07 for the proofs' states)
+//! into a data dir that holds no ecash. The words are shown only by trusted surfaces and never logged.
+
+use std::path::{Path, PathBuf};
+
+use cdk::nuts::{CurrencyUnit, State};
+use cdk_common::database::WalletDatabase;
+
+use super::wallet::WalletOptions;
+use super::{PayError, Payments, Wallet};
+use crate::Secret;
+use crate::budget::normalize_mint_url;
+use crate::secrets::{SecretName, Secrets};
+
+/// From this balance on, the settings remind the owner to back the wallet up until they confirm they did.
+pub const BACKUP_REMINDER_SATS: u64 = 1_000;
+
+const BACKUP_CONFIRMED: &str = "backup_confirmed_ms";
+
+/// What the owner writes down: the words, and the mints (restore asks each of them for its proofs).
+#[derive(Debug, Clone)]
+pub struct WalletBackup {
+    pub words: Secret<String>,
+    pub mints: Vec<String>,
+}
+
+impl WalletBackup {
+    /// The backup as one text, for a QR code or a file: the words on the first line, one mint per line after.
+    pub fn as_text(&self) -> Secret<String> {
+        let mut text = self.words.expose().clone();
+        for mint in &self.mints {
+            text.push('\n');
+            text.push_str(mint);
+        }
+        Secret::new(text)
+    }
+
+    /// Reads [`WalletBackup::as_text`] back (or the words alone, with the mints given apart): the first line that
+    /// is not a URL holds the words.
+    pub fn parse(text: &str) -> Result<Self, PayError> {
+        let mut words = Vec::new();
+        let mut mints = Vec::new();
+        for line in text.lines().map(str::trim).filter(|line| !line.is_empty()) {
+            if line.starts_with("http://") || line.starts_with("https://") {
+                mints.push(line.to_owned());
+            } else {
+                words.extend(line.split_whitespace().map(str::to_lowercase));
+            }
+        }
+        let words = Secret::new(words.join(" "));
+        check_words(&words)?;
+        Ok(Self { words, mints })
+    }
+}
+
+/// What a restore found at one mint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RestoredMint {
+    pub mint: String,
+    /// Back in the wallet.
+    pub unspent_sats: u64,
+    /// Being spent at the mint (a withdrawal under way when the old wallet was lost): kept, settled by the mint.
+    pub pending_sats: u64,
+    /// Found but spent long ago: nothing to take back.
+    pub spent_sats: u64,
+}
+
+fn check_words(words: &Secret<String>) -> Result<bip39::Mnemonic, PayError> {
+    let mnemonic = bip39::Mnemonic::parse_normalized(words.expose().as_str()).map_err(|_| {
+        PayError::Seed(
+            "those are not the wallet's backup words (12 or 24 BIP-39 words, with a valid checksum); check each word"
+                .into(),
+        )
+    })?;
+    Ok(mnemonic)
+}
+
+impl Wallet {
+    /// The words (from the keyring) and every mint the wallet has used. For the owner's trusted surfaces only.
+    pub async fn backup(&self, secrets: &Secrets) -> Result<WalletBackup, PayError> {
+        let words = secrets.get(SecretName::WalletSeed).map_err(|e| PayError::Keyring(e.to_string()))?;
+        let words = words.ok_or(PayError::SeedMissing)?;
+        Ok(WalletBackup { words, mints: self.used_mints().await? })
+    }
+
+    /// Every mint the wallet holds a record of (funded, received or paid at), sorted.
+    pub async fn used_mints(&self) -> Result<Vec<String>, PayError> {
+        let mut mints: Vec<String> = self.cdk_wallets().await.iter().map(|w| w.mint_url.to_string()).collect();
+        mints.sort();
+        mints.dedup();
+        Ok(mints)
+    }
+
+    /// Restores the wallet of `words` into `data_dir` from each of `mints`, and only then stores the words in the
+    /// keyring. Refused when the data dir's wallet holds any proof (it is never overwritten), or when the keyring
+    /// holds other words and no empty wallet here explains them (they may guard sats elsewhere), unless
+    /// `replace_other_words`. If any mint fails, nothing is kept and the keyring is unchanged: try again.
+    pub async fn restore(
+        data_dir: &Path,
+        secrets: &Secrets,
+        words: &Secret<String>,
+        mints: &[String],
+        options: WalletOptions,
+        replace_other_words: bool,
+    ) -> Result<(Wallet, Vec<RestoredMint>), PayError> {
+        let mnemonic = check_words(words)?;
+        let words = Secret::new(mnemonic.to_string());
+        let mut wanted: Vec<String> = mints.iter().filter_map(|m| normalize_mint_url(m)).collect();
+        wanted.sort();
+        wanted.dedup();
+        if wanted.is_empty() {
+            return Err(PayError::InvalidMint(
+                "no mint to restore from: give the mints listed with the backup words".into(),
+            ));
+        }
+        crate::paths::ensure_private_dir(data_dir)
+            .map_err(|e| PayError::Store(format!("{}: {e}", data_dir.display())))?;
+        let db_path = data_dir.join("wallet.sqlite3");
+        let empty_wallet_here = db_path.exists();
+        if empty_wallet_here && holds_proofs(&db_path).await? {
+            return Err(PayError::Store(format!(
+                "the wallet in {} holds ecash, and a restore never overwrites a wallet; restore into another data dir \
+                 (--data-dir), or withdraw and move that wallet aside first",
+                data_dir.display()
+            )));
+        }
+        let stored = secrets.get(SecretName::WalletSeed).map_err(|e| PayError::Keyring(e.to_string()))?;
+        if let Some(stored) = &stored
+            && stored.expose() != words.expose()
+            && !empty_wallet_here
+            && !replace_other_words
+        {
+            return Err(PayError::Seed(
+                "the keyring already holds other wallet words, and no wallet here uses them: they may guard sats \
+                 elsewhere. Write them down first (aiui-cli wallet backup), then restore with --replace-other-words"
+                    .into(),
+            ));
+        }
+        let aside = empty_wallet_here.then(|| set_aside(&db_path)).transpose()?;
+        let mut options = options;
+        options.owner_mints.extend(wanted.iter().cloned());
+        let restored = async {
+            let wallet = Wallet::open_seeded(data_dir, mnemonic.to_seed(""), options).await?;
+            let mut found = Vec::new();
+            for mint in &wanted {
+                let cdk_wallet = wallet.mint_wallet(mint).await?;
+                let got = cdk_wallet.restore().await.map_err(|e| super::classify(mint, e))?;
+                found.push(RestoredMint {
+                    mint: cdk_wallet.mint_url.to_string(),
+                    unspent_sats: got.unspent.to_u64(),
+                    pending_sats: got.pending.to_u64(),
+                    spent_sats: got.spent.to_u64(),
+                });
+            }
+            Ok::<_, PayError>((wallet, found))
+        }
+        .await;
+        let (wallet, found) = match restored {
+            Ok(done) => done,
+            Err(e) => {
+                remove_wallet_files(&db_path);
+                if let Some(aside) = &aside {
+                    let _ = std::fs::rename(aside, &db_path);
+                }
+                return Err(e);
+            }
+        };
+        if let Err(e) = secrets.set(SecretName::WalletSeed, &words) {
+            drop(wallet);
+            remove_wallet_files(&db_path);
+            return Err(PayError::Keyring(format!("{e}; the restore was not kept, try again")));
+        }
+        // The balance found was not bought or received here: it enters the ledger once, as restored, so that the
+        // conservation sum holds from the first moment.
+        for restored in &found {
+            let balance = wallet
+                .balances()
+                .await?
+                .into_iter()
+                .find(|(mint, _)| normalize_mint_url(mint) == normalize_mint_url(&restored.mint))
+                .map(|(_, sats)| sats)
+                .unwrap_or(0);
+            if balance > 0 {
+                wallet.ledger().record_inflow("restore", &restored.mint, balance)?;
+            }
+        }
+        tracing::info!(mints = found.len(), "wallet: restored from backup words");
+        Ok((wallet, found))
+    }
+}
+
+/// Whether cdk's store at `path` holds any proof, in any state.
+async fn holds_proofs(path: &Path) -> Result<bool, PayError> {
+    let store = cdk_sqlite::wallet::WalletSqliteDatabase::new(path.to_path_buf())
+        .await
+        .map_err(|e| PayError::Store(format!("{}: {e}", path.display())))?;
+    let states = vec![State::Unspent, State::Pending, State::Reserved, State::PendingSpent];
+    let proofs = store
+        .get_proofs(None, Some(CurrencyUnit::Sat), Some(states), None)
+        .await
+        .map_err(|e| PayError::Store(e.to_string()))?;
+    Ok(!proofs.is_empty())
+}
+
+/// Moves an empty wallet's files aside (kept, never deleted) so that the restore starts a store of its own.
+fn set_aside(db_path: &Path) -> Result<PathBuf, PayError> {
+    let aside = db_path.with_extension(format!("sqlite3.empty-before-restore-{}", crate::now_ms()));
+    std::fs::rename(db_path, &aside).map_err(|e| PayError::Store(format!("{}: {e}", db_path.display())))?;
+    for suffix in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db_path.display()));
+    }
+    Ok(aside)
+}
+
+fn remove_wallet_files(db_path: &Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db_path.display()));
+    }
+}
+
+impl Payments {
+    /// The owner said they wrote the words and the mints down.
+    pub fn confirm_backup(&self) -> Result<(), PayError> {
+        self.wallet.ledger().set_meta(BACKUP_CONFIRMED, crate::now_ms())
+    }
+
+    pub fn backup_confirmed(&self) -> bool {
+        self.wallet.ledger().meta(BACKUP_CONFIRMED).ok().flatten().is_some()
+    }
+
+    /// A reminder for the settings while the wallet holds [`BACKUP_REMINDER_SATS`] or more and no backup was
+    /// confirmed.
+    pub async fn backup_reminder(&self) -> Option<String> {
+        if self.backup_confirmed() {
+            return None;
+        }
+        let total = self.wallet.total_balance().await.ok()?;
+        (total >= BACKUP_REMINDER_SATS).then(|| {
+            format!(
+                "The wallet holds {total} sats and has no confirmed backup: if this computer or its keyring is lost, \
+                 so are they. Write down the backup words and the mints (Wallet → Backup)."
+            )
+        })
+    }
+}

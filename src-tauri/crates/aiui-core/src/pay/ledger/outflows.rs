@@ -1,0 +1,235 @@
+//! The ledger's outflows: sats the owner takes out of the wallet, to a Lightning invoice (a melt) or as a token
+//! for another wallet. Written before the proofs leave, with the same compare-and-set discipline as payments.
+
+use rusqlite::{OptionalExtension, params};
+
+use super::{Ledger, PaymentState, col, db_err, sats};
+use crate::Secret;
+use crate::pay::PayError;
+
+/// What an outflow is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutflowKind {
+    /// Paid to a Lightning invoice (NUT-05 melt).
+    Withdrawal,
+    /// A token made for another wallet.
+    Token,
+}
+
+impl OutflowKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Withdrawal => "withdrawal",
+            Self::Token => "token",
+        }
+    }
+
+    fn parse(s: &str) -> Self {
+        if s == "token" { Self::Token } else { Self::Withdrawal }
+    }
+}
+
+/// One outflow as recorded. `Pending` and `InFlight` count as in flight in the conservation sum.
+#[derive(Debug, Clone)]
+pub struct Outflow {
+    pub id: String,
+    pub kind: OutflowKind,
+    pub mint: String,
+    /// The face value of the proofs that left the wallet's balance for it.
+    pub amount_sats: u64,
+    pub operation_id: String,
+    /// The mint's melt quote (withdrawals).
+    pub quote_id: Option<String>,
+    /// The invoice paid (withdrawals): public, what the owner pasted.
+    pub invoice: Option<String>,
+    /// The token made (tokens), kept so that it can be taken back; never shown again.
+    pub token: Option<Secret<String>>,
+    pub state: PaymentState,
+    /// What reached the invoice or the other wallet, once settled.
+    pub withdrawn_sats: u64,
+    /// What mints kept (input fees, Lightning fee), once settled.
+    pub fees_sats: u64,
+    pub session: String,
+    /// No call of the process that made it is still working on it.
+    pub parked: bool,
+    pub created_ms: i64,
+    /// How it ended, in the owner's words ("paid", "claimed", "taken back", "failed: …").
+    pub outcome: Option<String>,
+}
+
+/// The outflow sums of the conservation invariant.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OutflowTotals {
+    pub withdrawn: u64,
+    pub in_flight: u64,
+    pub fees: u64,
+}
+
+const SELECT: &str = "SELECT id, kind, mint, amount, operation_id, quote_id, invoice, token, state, withdrawn, fees, \
+                      session, parked, created_ms, outcome FROM outflows";
+
+fn row_to_outflow(row: &rusqlite::Row<'_>) -> rusqlite::Result<Outflow> {
+    let kind: String = row.get(1)?;
+    let state: String = row.get(8)?;
+    Ok(Outflow {
+        id: row.get(0)?,
+        kind: OutflowKind::parse(&kind),
+        mint: row.get(2)?,
+        amount_sats: sats(row.get(3)?),
+        operation_id: row.get(4)?,
+        quote_id: row.get(5)?,
+        invoice: row.get(6)?,
+        token: row.get::<_, Option<String>>(7)?.map(Secret::new),
+        state: PaymentState::parse(&state),
+        withdrawn_sats: sats(row.get(9)?),
+        fees_sats: sats(row.get(10)?),
+        session: row.get(11)?,
+        parked: row.get::<_, i64>(12)? != 0,
+        created_ms: row.get(13)?,
+        outcome: row.get(14)?,
+    })
+}
+
+impl Ledger {
+    /// The `pending` row written before cdk moves the proofs.
+    pub fn insert_outflow(&self, outflow: &Outflow) -> Result<(), PayError> {
+        let now = crate::now_ms();
+        self.conn()
+            .execute(
+                "INSERT INTO outflows (id, kind, created_ms, updated_ms, mint, amount, operation_id, quote_id, invoice, \
+                 state, fees, session) VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6, ?7, ?8, 'pending', ?9, ?10)",
+                params![
+                    outflow.id,
+                    outflow.kind.as_str(),
+                    now,
+                    outflow.mint,
+                    col(outflow.amount_sats),
+                    outflow.operation_id,
+                    outflow.quote_id,
+                    outflow.invoice,
+                    col(outflow.fees_sats),
+                    outflow.session,
+                ],
+            )
+            .map(|_| ())
+            .map_err(db_err)
+    }
+
+    fn outflow_transition(
+        &self,
+        id: &str,
+        from: &[PaymentState],
+        set: &str,
+        values: &[&dyn rusqlite::ToSql],
+    ) -> Result<(), PayError> {
+        let states = from.iter().map(|s| format!("'{}'", s.as_str())).collect::<Vec<_>>().join(", ");
+        let sql = format!("UPDATE outflows SET {set}, updated_ms = ?2 WHERE id = ?1 AND state IN ({states})");
+        let now = crate::now_ms();
+        let mut all: Vec<&dyn rusqlite::ToSql> = vec![&id, &now];
+        all.extend_from_slice(values);
+        let conn = self.conn();
+        if conn.execute(&sql, all.as_slice()).map_err(db_err)? == 1 {
+            return Ok(());
+        }
+        let state: Option<String> = conn
+            .query_row("SELECT state FROM outflows WHERE id = ?1", params![id], |r| r.get(0))
+            .optional()
+            .map_err(db_err)?;
+        Err(match state {
+            None => PayError::UnknownPayment(id.to_owned()),
+            Some(state) => PayError::Moved { id: id.to_owned(), state },
+        })
+    }
+
+    /// The proofs are with the mint (a melt requested) or in a token (`token`): their face value is `amount`.
+    pub fn outflow_in_flight(&self, id: &str, token: Option<&Secret<String>>, amount: u64) -> Result<(), PayError> {
+        self.outflow_transition(
+            id,
+            &[PaymentState::Pending],
+            "state = 'in-flight', token = COALESCE(?3, token), amount = ?4",
+            &[&token.map(|t| t.expose().as_str()), &col(amount)],
+        )
+    }
+
+    /// The call that made it is over with the outcome unknown: `reconcile` of any process may resolve it.
+    pub fn park_outflow(&self, id: &str) -> Result<(), PayError> {
+        self.outflow_transition(id, &[PaymentState::Pending, PaymentState::InFlight], "parked = 1", &[])
+    }
+
+    /// The outcome is known: `withdrawn` reached its destination, `fees` went to mints.
+    pub fn settle_outflow(&self, id: &str, withdrawn: u64, fees: u64, outcome: &str) -> Result<(), PayError> {
+        self.outflow_transition(
+            id,
+            &[PaymentState::Pending, PaymentState::InFlight],
+            "state = 'settled', withdrawn = ?3, fees = ?4, outcome = ?5",
+            &[&col(withdrawn), &col(fees), &outcome],
+        )
+    }
+
+    /// Nothing left the wallet (refused, failed, never built): the row no longer counts.
+    pub fn cancel_outflow(&self, id: &str, outcome: &str) -> Result<(), PayError> {
+        self.outflow_transition(
+            id,
+            &[PaymentState::Pending, PaymentState::InFlight],
+            "state = 'cancelled', fees = 0, outcome = ?3",
+            &[&outcome],
+        )
+    }
+
+    pub fn outflow(&self, id: &str) -> Result<Option<Outflow>, PayError> {
+        self.conn()
+            .query_row(&format!("{SELECT} WHERE id = ?1"), params![id], row_to_outflow)
+            .optional()
+            .map_err(db_err)
+    }
+
+    /// Every outflow, newest first (at most `limit`).
+    pub fn outflows(&self, limit: usize) -> Result<Vec<Outflow>, PayError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(&format!("{SELECT} ORDER BY created_ms DESC LIMIT ?1")).map_err(db_err)?;
+        let rows = stmt.query_map(params![i64::try_from(limit).unwrap_or(i64::MAX)], row_to_outflow).map_err(db_err)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(db_err)
+    }
+
+    /// Outflows whose outcome is not known yet, oldest first.
+    pub fn open_outflows(&self) -> Result<Vec<Outflow>, PayError> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare(&format!("{SELECT} WHERE state IN ('pending', 'in-flight') ORDER BY created_ms"))
+            .map_err(db_err)?;
+        let rows = stmt.query_map([], row_to_outflow).map_err(db_err)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(db_err)
+    }
+
+    pub fn outflow_totals(&self) -> Result<OutflowTotals, PayError> {
+        let (withdrawn, in_flight, fees): (i64, i64, i64) = self
+            .conn()
+            .query_row(
+                "SELECT COALESCE(SUM(CASE WHEN state = 'settled' THEN withdrawn ELSE 0 END), 0), \
+                        COALESCE(SUM(CASE WHEN state IN ('pending', 'in-flight') THEN amount ELSE 0 END), 0), \
+                        COALESCE(SUM(fees), 0) FROM outflows",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .map_err(db_err)?;
+        Ok(OutflowTotals { withdrawn: sats(withdrawn), in_flight: sats(in_flight), fees: sats(fees) })
+    }
+
+    /// A number kept in the ledger's `meta` table (when the backup was confirmed, when a mint last answered).
+    pub fn meta(&self, key: &str) -> Result<Option<i64>, PayError> {
+        self.conn()
+            .query_row("SELECT value FROM meta WHERE key = ?1", params![key], |r| r.get(0))
+            .optional()
+            .map_err(db_err)
+    }
+
+    pub fn set_meta(&self, key: &str, value: i64) -> Result<(), PayError> {
+        self.conn()
+            .execute(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                params![key, value],
+            )
+            .map(|_| ())
+            .map_err(db_err)
+    }
+}

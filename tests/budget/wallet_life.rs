@@ -1,0 +1,360 @@
+//! The wallet's whole life over real mints: funding, paying providers, withdrawing to Lightning (paid, pending
+//! across a process kill, failed), tokens sent out (claimed, taken back), backup and restore on a fresh machine,
+//! and a mint removed from the accepted list. The ledger's conservation is checked after every step.
+
+use std::path::Path;
+use std::process::Child;
+use std::sync::Arc;
+
+use aiui_core::Secret;
+use aiui_core::budget::BudgetUpdate;
+use aiui_core::pay::{
+    OutflowKind, PayError, PaymentState, Payments, TakenBack, Wallet, WalletBackup, WithdrawalOutcome,
+};
+use aiui_core::secrets::{SecretName, Secrets};
+
+use super::crash::{command, wait_for};
+use super::{Provider, assert_conserved, funded, open};
+use crate::support::lightning::amountless_invoice;
+use crate::support::mint::TestMint;
+use crate::support::paid::test_wallet_options;
+
+/// An invoice for `sats` that cdk's fake Lightning backend pays at once.
+fn invoice(sats: u64) -> String {
+    cdk_fake_wallet::create_fake_invoice(sats * 1000, "withdrawal".into()).to_string()
+}
+
+async fn balance_at(payments: &Payments, mint: &impl MintUrl) -> u64 {
+    let balances = payments.wallet().balances().await.unwrap();
+    balances.iter().find(|(m, _)| m.trim_end_matches('/') == mint.url()).map(|(_, s)| *s).unwrap_or(0)
+}
+
+/// The in-process cdk mint and nutshell, alike.
+pub(super) trait MintUrl {
+    fn url(&self) -> String;
+}
+
+impl MintUrl for TestMint {
+    fn url(&self) -> String {
+        TestMint::url(self)
+    }
+}
+
+impl MintUrl for crate::support::nutshell::NutshellMint {
+    fn url(&self) -> String {
+        crate::support::nutshell::NutshellMint::url(self)
+    }
+}
+
+/// Pays a provider request of `price` sats that the provider redeems without change.
+async fn pay_provider(payments: &Payments, mint: &impl MintUrl, provider: &Provider, price: u64) {
+    let policy = payments.budget().payment_policy();
+    let payment = payments.auto_pay_token(&policy, &[mint.url()], price, "provider").await.expect("a token");
+    provider.redeem(payment.token.expose()).await;
+    payments.settle_with_change(&payment, None).await.expect("settled");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn fund_pay_withdraw_send_and_take_back_keep_the_ledger_whole_at_every_step() {
+    let mint = TestMint::start().await;
+    let provider = Provider::new(&mint).await;
+    let friend = Provider::new(&mint).await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&mint, dir.path(), &secrets, 1_000, 200).await;
+    assert_conserved(payments.conservation().await.unwrap());
+
+    for _ in 0..2 {
+        pay_provider(&payments, &mint, &provider, 10).await;
+        assert_conserved(payments.conservation().await.unwrap());
+    }
+    assert_eq!(balance_at(&payments, &mint).await, 980);
+
+    // Withdraw part: the quote shows amount, reserve, input fee and the most it can cost; the balance drops by
+    // the amount and the fee really paid, and the unused reserve comes back.
+    let quote = payments.quote_withdrawal(&invoice(300), None, false).await.expect("a quote");
+    assert_eq!(quote.amount_sats, 300);
+    assert!(quote.fee_reserve_sats >= 1, "{quote:?}");
+    assert_eq!(quote.most_it_costs_sats, 300 + quote.fee_reserve_sats + quote.input_fee_sats);
+    let done = payments.withdraw(&quote).await.expect("withdrawn");
+    let WithdrawalOutcome::Paid { amount_sats: 300, fee_sats } = done.outcome else { panic!("{done:?}") };
+    assert!(fee_sats <= quote.fee_reserve_sats, "the fee stays within the reserve: {fee_sats} {quote:?}");
+    assert_eq!(balance_at(&payments, &mint).await, 980 - 300 - fee_sats);
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!((c.withdrawn, c.withdrawal_fees, c.in_flight), (300, fee_sats, 0));
+
+    // A token for another wallet, claimed there: reconcile notices and counts it as sent.
+    let claimed = payments.send_token(&mint.url(), 50).await.expect("a token");
+    assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!(friend.redeem(claimed.token.expose()).await, 50);
+    let report = payments.reconcile().await.unwrap();
+    assert_eq!(report.outflows_settled, 1, "{report:?}");
+    assert!(report.notices.iter().any(|n| n.contains("was claimed")), "{report:?}");
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!((c.withdrawn, c.in_flight), (350, 0));
+
+    // Another token, nobody claims it: the owner takes it back.
+    let unclaimed = payments.send_token(&mint.url(), 40).await.expect("a token");
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!(c.in_flight, 40);
+    let report = payments.reconcile().await.unwrap();
+    assert_eq!(report.outflows_open, 1, "an unclaimed token stays out: {report:?}");
+    let back = payments.take_back(&unclaimed.id).await.expect("taken back");
+    assert_eq!(back, TakenBack::Returned { credited_sats: 40 });
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!((c.withdrawn, c.in_flight), (350, 0));
+    // A token already claimed cannot be taken back, and says so.
+    assert!(payments.take_back(&claimed.id).await.is_err());
+
+    // Everything that is left, with an invoice that names no amount: the fee is taken into account.
+    let left = balance_at(&payments, &mint).await;
+    let all = payments.quote_withdrawal(&amountless_invoice(), Some(&mint.url()), true).await.expect("a quote");
+    assert!(all.most_it_costs_sats <= left && all.amount_sats + 5 >= left - all.fee_reserve_sats, "{all:?} {left}");
+    let done = payments.withdraw(&all).await.expect("withdrawn");
+    assert!(matches!(done.outcome, WithdrawalOutcome::Paid { .. }), "{done:?}");
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert!(c.wallet_balance < left - all.amount_sats + 1, "{c:?}");
+    let rows = payments.outflows(10).unwrap();
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|row| row.state == PaymentState::Settled), "{rows:?}");
+    assert!(rows.iter().filter(|row| row.kind == OutflowKind::Token).all(|row| row.token.is_some()));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_invoice_that_does_not_fit_or_is_not_one_is_refused_before_anything_leaves() {
+    let mint = TestMint::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let payments = funded(&mint, dir.path(), &Secrets::in_memory(), 100, 100).await;
+    let too_big = payments.quote_withdrawal(&invoice(100), None, false).await.unwrap_err();
+    assert!(too_big.to_string().contains("at most"), "says what fits: {too_big}");
+    for bad in ["", "lnbc1notaninvoice", "cashuAeyJ0b2tlbiI6", &format!("{} {}", invoice(5), invoice(5))] {
+        let error = payments.quote_withdrawal(bad, None, false).await.unwrap_err();
+        assert!(matches!(error, PayError::InvalidInvoice(_)), "{bad:?}: {error}");
+    }
+    let amount_named = payments.quote_withdrawal(&invoice(5), None, true).await.unwrap_err();
+    assert!(amount_named.to_string().contains("without an amount"), "{amount_named}");
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!((c.wallet_balance, c.withdrawn), (100, 0));
+}
+
+/// The laptop is lost: a fresh data dir and keyring, restored from `backup`'s text. Returns what each mint gave.
+pub(super) async fn restore_on_a_fresh_machine(backup: &WalletBackup) -> (tempfile::TempDir, Payments, Vec<u64>) {
+    let fresh = tempfile::tempdir().unwrap();
+    let keyring = Secrets::in_memory();
+    let read_back = WalletBackup::parse(backup.as_text().expose()).unwrap();
+    let (wallet, found) =
+        Wallet::restore(fresh.path(), &keyring, &read_back.words, &read_back.mints, test_wallet_options(), false)
+            .await
+            .expect("restored");
+    assert_eq!(keyring.get(SecretName::WalletSeed).unwrap().unwrap().expose(), read_back.words.expose());
+    let budget = aiui_core::budget::BudgetStore::open(&fresh.path().join("budget.json")).unwrap();
+    let payments = Payments::new(Arc::new(wallet), Arc::new(budget));
+    let per_mint = backup
+        .mints
+        .iter()
+        .map(|m| found.iter().find(|f| f.mint == *m).map(|f| f.unspent_sats).unwrap_or(0))
+        .collect();
+    (fresh, payments, per_mint)
+}
+
+/// The child that withdraws to a hold invoice, killed while the mint is still paying it.
+async fn withdraw_in_a_child_and_kill_it(dir: &Path, seed: &str, invoice: &str, fault: Option<&str>) -> String {
+    let mut child: Child = command("withdraw", dir, seed, "ws://127.0.0.1:9", fault)
+        .env("AIUI_PAY_INVOICE", invoice)
+        .spawn()
+        .expect("the child starts");
+    let line = match fault {
+        Some(_) => wait_for(&mut child, "AIUI-FAULT-POINT").await,
+        None => wait_for(&mut child, "AIUI-CHILD-WITHDREW").await,
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    line
+}
+
+async fn reopen(dir: &Path, seed: &str) -> Payments {
+    let secrets = Secrets::in_memory();
+    secrets.set(SecretName::WalletSeed, &Secret::new(seed.to_owned())).unwrap();
+    open(dir, &secrets).await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_withdrawal_pending_across_a_kill_is_settled_by_reconcile_in_a_fresh_process_both_ways() {
+    for paid in [true, false] {
+        let mint = TestMint::start().await;
+        let dir = tempfile::tempdir().unwrap();
+        let secrets = Secrets::in_memory();
+        let payments = funded(&mint, dir.path(), &secrets, 500, 100).await;
+        let seed = secrets.get(SecretName::WalletSeed).unwrap().unwrap().expose().clone();
+        drop(payments);
+        let hold = mint.holds().invoice(200);
+
+        let line = withdraw_in_a_child_and_kill_it(dir.path(), &seed, &hold, None).await;
+        assert!(line.contains("Pending"), "the mint holds the payment: {line}");
+        let before = reopen(dir.path(), &seed).await;
+        let c = assert_conserved(before.conservation().await.unwrap());
+        assert!(c.in_flight >= 200 && c.wallet_balance + c.in_flight == 500, "in flight across the kill: {c:?}");
+        // Still pending: reconcile keeps it in flight and loses nothing.
+        let report = before.reconcile().await.unwrap();
+        assert_eq!(report.outflows_open, 1, "{report:?}");
+        assert_conserved(before.conservation().await.unwrap());
+        drop(before);
+
+        mint.holds().settle(&hold, paid);
+        let after = reopen(dir.path(), &seed).await;
+        let report = after.reconcile().await.unwrap();
+        assert_eq!(report.outflows_settled, 1, "paid={paid}: {report:?}");
+        let c = assert_conserved(after.conservation().await.unwrap());
+        assert_eq!(c.in_flight, 0, "paid={paid}: {c:?}");
+        if paid {
+            assert!(report.notices.iter().any(|n| n.contains("was paid")), "{report:?}");
+            assert_eq!((c.withdrawn, c.wallet_balance + c.withdrawal_fees), (200, 300), "{c:?}");
+        } else {
+            assert!(report.notices.iter().any(|n| n.contains("failed")), "{report:?}");
+            assert_eq!((c.withdrawn, c.withdrawal_fees, c.wallet_balance), (0, 0, 500), "all of it came back: {c:?}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_kill_before_the_melt_is_sent_puts_every_sat_back() {
+    let mint = TestMint::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    drop(funded(&mint, dir.path(), &secrets, 500, 100).await);
+    let seed = secrets.get(SecretName::WalletSeed).unwrap().unwrap().expose().clone();
+    withdraw_in_a_child_and_kill_it(dir.path(), &seed, &invoice(200), Some("after-withdrawal-row")).await;
+    let payments = reopen(dir.path(), &seed).await;
+    let report = payments.reconcile().await.unwrap();
+    assert_eq!(report.outflows_settled, 1, "{report:?}");
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!((c.wallet_balance, c.in_flight, c.withdrawn), (500, 0, 0), "{c:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_mint_removed_from_the_accepted_list_keeps_its_balance_visible_and_withdrawable() {
+    let old = TestMint::start().await;
+    let new = TestMint::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&old, dir.path(), &secrets, 300, 100).await;
+    let update = BudgetUpdate { accepted_mints: Some(vec![new.url()]), ..BudgetUpdate::default() };
+    payments.budget().set(update).unwrap();
+    drop(payments);
+    let payments = open(dir.path(), &secrets).await;
+    assert_eq!(balance_at(&payments, &old).await, 300, "still shown");
+    let quote = payments.quote_withdrawal(&invoice(100), Some(&old.url()), false).await.expect("a quote");
+    let done = payments.withdraw(&quote).await.expect("withdrawn from a mint no longer accepted");
+    assert!(matches!(done.outcome, WithdrawalOutcome::Paid { amount_sats: 100, .. }), "{done:?}");
+    assert_conserved(payments.conservation().await.unwrap());
+}
+
+/// Funds `payments` at `mint`, pays a provider there twice, sends a token the friend claims, takes one back and
+/// withdraws to an invoice: the life before the laptop is lost.
+pub(super) async fn live_at(payments: &Payments, mint: &impl MintUrl, funds: u64) {
+    let invoice_to_fund = payments.wallet().mint_invoice(&mint.url(), funds).await.unwrap();
+    payments
+        .wallet()
+        .wait_minted(&mint.url(), &invoice_to_fund.quote_id, std::time::Duration::from_secs(20))
+        .await
+        .unwrap();
+    let provider = Provider::at(&mint.url()).await;
+    pay_provider(payments, mint, &provider, 12).await;
+    pay_provider(payments, mint, &provider, 7).await;
+    let sent = payments.send_token(&mint.url(), 30).await.unwrap();
+    provider.redeem(sent.token.expose()).await;
+    let back = payments.send_token(&mint.url(), 20).await.unwrap();
+    payments.take_back(&back.id).await.unwrap();
+    let quote = payments.quote_withdrawal(&invoice(100), Some(&mint.url()), false).await.unwrap();
+    payments.withdraw(&quote).await.unwrap();
+    payments.reconcile().await.unwrap();
+    assert_conserved(payments.conservation().await.unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_words_and_the_mint_list_restore_every_sat_on_a_fresh_machine() {
+    let plain = TestMint::start().await;
+    let charging = TestMint::start_with_fee(100).await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&plain, dir.path(), &secrets, 0, 200).await;
+    let both = BudgetUpdate { accepted_mints: Some(vec![plain.url(), charging.url()]), ..BudgetUpdate::default() };
+    payments.budget().set(both).unwrap();
+    live_at(&payments, &plain, 600).await;
+    live_at(&payments, &charging, 500).await;
+    let before = (balance_at(&payments, &plain).await, balance_at(&payments, &charging).await);
+    assert!(before.0 > 0 && before.1 > 0, "{before:?}");
+    let backup = payments.wallet().backup(&secrets).await.unwrap();
+    assert_eq!(backup.words.expose().split_whitespace().count(), 24);
+    assert_eq!(backup.mints.len(), 2, "{:?}", backup.mints);
+    let written_down = backup.as_text();
+    drop(payments);
+
+    // The laptop is lost: no data dir, no keyring entry.
+    drop(dir);
+    drop(secrets);
+    let fresh = tempfile::tempdir().unwrap();
+    let keyring = Secrets::in_memory();
+    let read_back = WalletBackup::parse(written_down.expose()).unwrap();
+    let (wallet, found) =
+        Wallet::restore(fresh.path(), &keyring, &read_back.words, &read_back.mints, test_wallet_options(), false)
+            .await
+            .expect("restored");
+    let found_at = |mint: &TestMint| {
+        found.iter().find(|f| f.mint.trim_end_matches('/') == mint.url()).map(|f| f.unspent_sats).unwrap_or(0)
+    };
+    assert_eq!((found_at(&plain), found_at(&charging)), before, "{found:?}");
+    assert_eq!(keyring.get(SecretName::WalletSeed).unwrap().unwrap().expose(), read_back.words.expose());
+    let payments = Payments::new(
+        Arc::new(wallet),
+        Arc::new(aiui_core::budget::BudgetStore::open(&fresh.path().join("budget.json")).unwrap()),
+    );
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!(c.wallet_balance, before.0 + before.1);
+    // The restored wallet spends: a withdrawal from each mint.
+    for mint in [&plain, &charging] {
+        let quote = payments.quote_withdrawal(&invoice(50), Some(&mint.url()), false).await.unwrap();
+        payments.withdraw(&quote).await.expect("the restored proofs spend");
+    }
+    assert_conserved(payments.conservation().await.unwrap());
+    // A wallet holding ecash is never overwritten by a restore.
+    let again =
+        Wallet::restore(fresh.path(), &keyring, &read_back.words, &read_back.mints, test_wallet_options(), false).await;
+    assert!(again.is_err_and(|e| e.to_string().contains("never overwrites")));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_restore_that_fails_at_a_mint_keeps_nothing_and_leaves_the_keyring_alone() {
+    let mint = TestMint::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&mint, dir.path(), &secrets, 100, 100).await;
+    let backup = payments.wallet().backup(&secrets).await.unwrap();
+    drop(payments);
+    mint.take_down();
+    let fresh = tempfile::tempdir().unwrap();
+    let keyring = Secrets::in_memory();
+    let failed =
+        Wallet::restore(fresh.path(), &keyring, &backup.words, &backup.mints, test_wallet_options(), false).await;
+    assert!(failed.is_err(), "the mint is down");
+    assert!(keyring.get(SecretName::WalletSeed).unwrap().is_none(), "the words went nowhere");
+    assert!(!fresh.path().join("wallet.sqlite3").exists(), "nothing half-restored is kept");
+    mint.bring_up();
+    let (_, found) =
+        Wallet::restore(fresh.path(), &keyring, &backup.words, &backup.mints, test_wallet_options(), false)
+            .await
+            .expect("the second try works");
+    assert_eq!(found[0].unspent_sats, 100);
+    // Wrong words are refused with a message that says what to check.
+    let wrong = Secret::new("abandon ".repeat(11) + "zoo");
+    let refused = Wallet::restore(
+        tempfile::tempdir().unwrap().path(),
+        &Secrets::in_memory(),
+        &wrong,
+        &backup.mints,
+        test_wallet_options(),
+        false,
+    )
+    .await;
+    assert!(refused.is_err_and(|e| e.to_string().contains("backup words")));
+}
