@@ -149,11 +149,8 @@ pub(super) async fn restore_on_a_fresh_machine(backup: &WalletBackup) -> (tempfi
     assert_eq!(keyring.get(SecretName::WalletSeed).unwrap().unwrap().expose(), read_back.words.expose());
     let budget = aiui_core::budget::BudgetStore::open(&fresh.path().join("budget.json")).unwrap();
     let payments = Payments::new(Arc::new(wallet), Arc::new(budget));
-    let per_mint = backup
-        .mints
-        .iter()
-        .map(|m| found.iter().find(|f| f.mint == *m).map(|f| f.unspent_sats).unwrap_or(0))
-        .collect();
+    let per_mint =
+        backup.mints.iter().map(|m| found.iter().find(|f| f.mint == *m).map(|f| f.unspent_sats).unwrap_or(0)).collect();
     (fresh, payments, per_mint)
 }
 

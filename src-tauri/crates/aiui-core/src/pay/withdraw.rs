@@ -225,11 +225,12 @@ impl Payments {
         let outcome = match prepared.confirm_prefer_async_with_options(MeltConfirmOptions::skip_swap()).await {
             Ok(MeltOutcome::Paid(finalized)) => Ok(Some(finalized)),
             // Most payments end in seconds: the owner hears the outcome now, and only a slow one stays in flight.
-            Ok(MeltOutcome::Pending(pending)) => match tokio::time::timeout(WAIT_FOR_PAYMENT, pending.into_future()).await
-            {
-                Ok(done) => done.map(Some),
-                Err(_) => Ok(None),
-            },
+            Ok(MeltOutcome::Pending(pending)) => {
+                match tokio::time::timeout(WAIT_FOR_PAYMENT, pending.into_future()).await {
+                    Ok(done) => done.map(Some),
+                    Err(_) => Ok(None),
+                }
+            }
             Err(e) => Err(e),
         };
         match outcome {
