@@ -48,7 +48,7 @@ async fn a_wallet_that_lived_at_nutshell_is_restored_from_its_words_on_a_fresh_m
         accepted_mints: Some(vec![mint.url()]),
     };
     payments.budget().set(update).unwrap();
-    super::wallet_life::live_at(&payments, &mint, 500).await;
+    let change_unseen = super::wallet_life::live_at(&payments, &mint, 500).await;
     let before = payments.wallet().total_balance().await.unwrap();
     assert!(before > 0);
     let backup = payments.wallet().backup(&secrets).await.unwrap();
@@ -57,6 +57,12 @@ async fn a_wallet_that_lived_at_nutshell_is_restored_from_its_words_on_a_fresh_m
     drop(secrets);
 
     let (_fresh, restored, per_mint) = super::wallet_life::restore_on_a_fresh_machine(&backup).await;
-    assert_eq!(per_mint, vec![before], "nutshell gave back every unspent proof: {}", mint.log());
+    // When nutshell lost track of the melt, its change never reached the wallet, but its signatures are at the
+    // mint: the restore finds them too.
+    assert!(
+        per_mint[0] >= before && per_mint[0] <= before + change_unseen,
+        "nutshell gave back every unspent proof: {per_mint:?} {before} {change_unseen}\n{}",
+        mint.log()
+    );
     assert_conserved(restored.conservation().await.unwrap());
 }

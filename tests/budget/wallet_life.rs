@@ -207,7 +207,7 @@ async fn a_withdrawal_pending_across_a_kill_is_settled_by_reconcile_in_a_fresh_p
             assert!(report.notices.iter().any(|n| n.contains("was paid")), "{report:?}");
             assert_eq!((c.withdrawn, c.wallet_balance + c.withdrawal_fees), (200, 300), "{c:?}");
         } else {
-            assert!(report.notices.iter().any(|n| n.contains("failed")), "{report:?}");
+            assert!(report.notices.iter().any(|n| n.contains("did not go through")), "{report:?}");
             assert_eq!((c.withdrawn, c.withdrawal_fees, c.wallet_balance), (0, 0, 500), "all of it came back: {c:?}");
         }
     }
@@ -247,8 +247,10 @@ async fn a_mint_removed_from_the_accepted_list_keeps_its_balance_visible_and_wit
 }
 
 /// Funds `payments` at `mint`, pays a provider there twice, sends a token the friend claims, takes one back and
-/// withdraws to an invoice: the life before the laptop is lost.
-pub(super) async fn live_at(payments: &Payments, mint: &impl MintUrl, funds: u64) {
+/// withdraws to an invoice: the life before the laptop is lost. Returns the most change the withdrawal can have had
+/// (its fee reserve and input fee): a mint that loses track of a melt may never deliver it, and only a restore finds
+/// it then.
+pub(super) async fn live_at(payments: &Payments, mint: &impl MintUrl, funds: u64) -> u64 {
     let invoice_to_fund = payments.wallet().mint_invoice(&mint.url(), funds).await.unwrap();
     payments
         .wallet()
@@ -263,9 +265,23 @@ pub(super) async fn live_at(payments: &Payments, mint: &impl MintUrl, funds: u64
     let back = payments.send_token(&mint.url(), 20).await.unwrap();
     payments.take_back(&back.id).await.unwrap();
     let quote = payments.quote_withdrawal(&invoice(100), Some(&mint.url()), false).await.unwrap();
-    payments.withdraw(&quote).await.unwrap();
+    match payments.withdraw(&quote).await {
+        Ok(_) => {}
+        // nutshell 0.20.2 sometimes answers the wallet's look at a melt it has just paid with a 400 (it finalizes
+        // the melt a second time): the withdrawal stays in flight, and reconcile must settle it.
+        Err(e) if e.is_passing() => {
+            let c = assert_conserved(payments.conservation().await.unwrap());
+            assert!(c.in_flight > 0, "kept in flight, not lost: {c:?}");
+            let report = payments.reconcile().await.unwrap();
+            let paid = report.notices.iter().any(|n| n.contains("withdrawal of 100 sats") && n.contains("was paid"));
+            assert!(paid, "reconcile settles the withdrawal: {e} {report:?}");
+        }
+        Err(e) => panic!("the withdrawal failed: {e}"),
+    }
     payments.reconcile().await.unwrap();
-    assert_conserved(payments.conservation().await.unwrap());
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!(c.in_flight, 0, "{c:?}");
+    quote.fee_reserve_sats + quote.input_fee_sats
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -354,4 +370,63 @@ async fn a_restore_that_fails_at_a_mint_keeps_nothing_and_leaves_the_keyring_alo
     )
     .await;
     assert!(refused.is_err_and(|e| e.to_string().contains("backup words")));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn reconcile_moves_proofs_off_a_retired_keyset_and_tells_of_a_mint_silent_for_a_day() {
+    let mint = TestMint::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&mint, dir.path(), &secrets, 300, 100).await;
+    mint.rotate_keyset().await;
+    let report = payments.reconcile().await.unwrap();
+    assert!(report.notices.iter().any(|n| n.contains("moved to its active keyset")), "{report:?}");
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!(c.wallet_balance + c.withdrawal_fees, 300, "{c:?}");
+    // Nothing is left on the old keyset: a second run moves nothing.
+    let again = payments.reconcile().await.unwrap();
+    assert!(!again.notices.iter().any(|n| n.contains("keyset")), "{again:?}");
+    // The moved proofs spend.
+    let quote = payments.quote_withdrawal(&invoice(100), None, false).await.unwrap();
+    payments.withdraw(&quote).await.expect("spent from the new keyset");
+
+    // The mint stops answering; reconcile first notes when, and a day later names the sats at risk, once.
+    mint.take_down();
+    let first = payments.reconcile().await.unwrap();
+    assert!(!first.notices.iter().any(|n| n.contains("has not answered")), "not yet: {first:?}");
+    let ledger = rusqlite::Connection::open(dir.path().join("ledger.sqlite3")).unwrap();
+    let day_ago = aiui_core::now_ms() - 25 * 3600 * 1000;
+    let changed =
+        ledger.execute("UPDATE meta SET value = ?1 WHERE key LIKE 'mint_silent_since_ms:%'", [day_ago]).unwrap();
+    assert_eq!(changed, 1, "the first failure was noted");
+    let later = payments.reconcile().await.unwrap();
+    let told: Vec<_> = later.notices.iter().filter(|n| n.contains("has not answered")).collect();
+    assert_eq!(told.len(), 1, "{later:?}");
+    let held = payments.wallet().total_balance().await.unwrap();
+    assert!(told[0].contains(&format!("{held} sats")), "names the balance at risk: {}", told[0]);
+    let quiet = payments.reconcile().await.unwrap();
+    assert!(!quiet.notices.iter().any(|n| n.contains("has not answered")), "told once: {quiet:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_mint_that_errs_about_a_melt_it_paid_never_makes_the_wallet_count_those_sats_twice() {
+    for failing_looks in [1, 2, 50] {
+        let mint = TestMint::start().await;
+        let dir = tempfile::tempdir().unwrap();
+        let payments = funded(&mint, dir.path(), &Secrets::in_memory(), 500, 100).await;
+        let quote = payments.quote_withdrawal(&invoice(200), None, false).await.unwrap();
+        // The mint pays the invoice, then answers the wallet's looks at the melt with an error (nutshell 0.20.2
+        // does this when it finishes a melt twice): cdk may conclude it failed and put the proofs back.
+        mint.fail_melt_looks(failing_looks);
+        let done = payments.withdraw(&quote).await;
+        let c = assert_conserved(payments.conservation().await.unwrap());
+        assert!(c.wallet_balance <= 300, "{failing_looks}: the paid sats are not spendable again: {done:?} {c:?}");
+        mint.fail_melt_looks(0);
+        payments.reconcile().await.unwrap();
+        let c = assert_conserved(payments.conservation().await.unwrap());
+        assert_eq!((c.in_flight, c.withdrawn), (0, 200), "{failing_looks}: settled as paid: {done:?} {c:?}");
+        // What the wallet holds, it can spend: nothing spent at the mint is left in the balance.
+        let all = payments.quote_withdrawal(&amountless_invoice(), None, true).await.unwrap();
+        payments.withdraw(&all).await.expect("every proof in the balance is unspent at the mint");
+    }
 }

@@ -25,6 +25,9 @@ struct Switch {
     /// Each request as (path, whether AIUI's client sent it), so a bench can count AIUI's round trips per
     /// endpoint apart from the test provider's own (which redeems tokens at the same mint).
     seen: Arc<Mutex<Vec<(String, bool)>>>,
+    /// How many of the next looks at a melt quote (`GET /v1/melt/quote/…`) get a 400, as nutshell 0.20.2 answers
+    /// one about a melt it is finishing at that moment.
+    failing_melt_looks: Arc<AtomicUsize>,
 }
 
 /// A running test mint. Dropping it stops serving.
@@ -32,6 +35,7 @@ pub struct TestMint {
     url: String,
     switch: Switch,
     holds: crate::support::lightning::Holds,
+    mint: Arc<cdk::Mint>,
     server: tokio::task::JoinHandle<()>,
 }
 
@@ -77,14 +81,20 @@ impl TestMint {
         // Without start(), the fake backend's "paid" notices never reach the mint.
         mint.start().await.expect("the mint starts");
         let switch = Switch::default();
-        let router = cdk_axum::create_mint_router(mint, vec!["bolt11".to_string()])
+        let router = cdk_axum::create_mint_router(mint.clone(), vec!["bolt11".to_string()])
             .await
             .expect("the mint router")
             .layer(axum::middleware::from_fn_with_state(switch.clone(), gate));
         let server = tokio::spawn(async move {
             let _ = axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>()).await;
         });
-        Self { url, switch, holds, server }
+        Self { url, switch, holds, mint, server }
+    }
+
+    /// Retires the active keyset for a new one, as a mint operator does.
+    pub async fn rotate_keyset(&self) {
+        let amounts = (0..32).map(|n| 1u64 << n).collect();
+        self.mint.rotate_keyset(CurrencyUnit::Sat, amounts, 0, true, None).await.expect("the keyset rotates");
     }
 
     /// Hold invoices: paid by this mint only when the test settles them.
@@ -127,6 +137,11 @@ impl TestMint {
         self.switch.down.store(true, Ordering::SeqCst);
     }
 
+    /// The next `n` looks at a melt quote fail with 400 (see `Switch::failing_melt_looks`).
+    pub fn fail_melt_looks(&self, n: usize) {
+        self.switch.failing_melt_looks.store(n, Ordering::SeqCst);
+    }
+
     pub fn bring_up(&self) {
         self.switch.down.store(false, Ordering::SeqCst);
     }
@@ -143,6 +158,15 @@ async fn gate(State(switch): State<Switch>, request: Request, next: Next) -> Res
         .and_then(|agent| agent.to_str().ok())
         .is_some_and(|agent| agent.starts_with("aiui/"));
     switch.seen.lock().unwrap_or_else(|p| p.into_inner()).push((request.uri().path().to_owned(), aiui));
+    let looks_at_melt =
+        request.method() == axum::http::Method::GET && request.uri().path().starts_with("/v1/melt/quote/");
+    if looks_at_melt
+        && switch.failing_melt_looks.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok()
+    {
+        let body = r#"{"detail":"(sqlite3.IntegrityError) UNIQUE constraint failed: proofs_used.y","code":0}"#;
+        return (StatusCode::BAD_REQUEST, [(axum::http::header::CONTENT_TYPE, "application/json")], body)
+            .into_response();
+    }
     if switch.down.load(Ordering::SeqCst) {
         return (StatusCode::SERVICE_UNAVAILABLE, "mint down (test)").into_response();
     }

@@ -291,6 +291,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                 let what = match row.kind {
                     OutflowKind::Withdrawal => "withdrawal",
                     OutflowKind::Token => "token",
+                    OutflowKind::KeysetSwap => "keyset move",
                 };
                 let state = match row.state {
                     PaymentState::Pending | PaymentState::InFlight if row.kind == OutflowKind::Token => {
@@ -299,11 +300,17 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                     PaymentState::Pending | PaymentState::InFlight => "in flight".to_owned(),
                     _ => row.outcome.clone().unwrap_or_else(|| row.state.as_str().to_owned()),
                 };
+                // A withdrawal shows what its invoice receives, not the proofs that went to the mint for it.
+                let sats = match (row.kind, row.state) {
+                    (OutflowKind::Withdrawal, PaymentState::Settled) => row.withdrawn_sats,
+                    (OutflowKind::Withdrawal, _) if row.target_sats > 0 => row.target_sats,
+                    _ => row.amount_sats,
+                };
+                let fee = if row.fees_sats > 0 { format!(" (fee {} sats)", row.fees_sats) } else { String::new() };
                 println!(
-                    "{}  {}  {what:<10} {:>8} sats  {state}  {}",
+                    "{}  {}  {what:<10} {sats:>8} sats  {state}{fee}  {}",
                     row.id,
                     aiui_core::format_time_ms(row.created_ms),
-                    row.amount_sats,
                     row.mint
                 );
             }
@@ -374,17 +381,20 @@ async fn restore(
     replace_other_words: bool,
     options: WalletOptions,
 ) -> anyhow::Result<()> {
+    let mut text = String::new();
     if std::io::stdin().is_terminal() {
         eprintln!("Type or paste the backup words, then the mint lines of the backup; end with an empty line:");
-    }
-    let mut text = String::new();
-    for line in std::io::stdin().lock().lines() {
-        let line = line.context("reading the backup words from standard input")?;
-        if line.trim().is_empty() && !text.trim().is_empty() {
-            break;
+        for line in std::io::stdin().lock().lines() {
+            let line = line.context("reading the backup words from standard input")?;
+            if line.trim().is_empty() && !text.trim().is_empty() {
+                break;
+            }
+            text.push_str(&line);
+            text.push('\n');
         }
-        text.push_str(&line);
-        text.push('\n');
+    } else {
+        // A file (what `wallet backup --force` printed, say): all of it.
+        std::io::stdin().read_to_string(&mut text).context("reading the backup words from standard input")?;
     }
     let text = aiui_core::Secret::new(text);
     let mut backup = WalletBackup::parse(text.expose())?;

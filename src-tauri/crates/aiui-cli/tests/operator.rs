@@ -2,9 +2,16 @@
 //! reconcile` against a real cdk mint (fake Lightning) on loopback, with the seed in a real Secret Service keyring
 //! started for the test (gnome-keyring inside `dbus-run-session`, as in CI).
 
+#[path = "../../../../tests/support/lightning.rs"]
+#[allow(dead_code)]
+pub mod lightning;
 #[path = "../../../../tests/support/mint.rs"]
 #[allow(dead_code)]
 mod mint;
+/// Where `mint.rs` looks for its Lightning backend.
+mod support {
+    pub use super::lightning;
+}
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -174,4 +181,79 @@ echo '== done'
     for lock in std::fs::read_dir(data.join("sessions")).unwrap() {
         assert_eq!(lock.unwrap().metadata().unwrap().len(), 0, "a liveness lock holds nothing");
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn wallet_pay_invoice_send_take_back_backup_and_restore_with_a_keyring() {
+    let mint = mint::TestMint::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let invoice_file = dir.path().join("invoice.txt");
+    std::fs::write(&invoice_file, cdk_fake_wallet::create_fake_invoice(120_000, "out".into()).to_string()).unwrap();
+    let (data, restored) = (dir.path().join("data"), dir.path().join("restored"));
+    let backup_file = dir.path().join("backup.txt");
+    let cli = env!("CARGO_BIN_EXE_aiui-cli");
+    let script = format!(
+        r#"set -e
+export XDG_RUNTIME_DIR=$(mktemp -d); chmod 700 "$XDG_RUNTIME_DIR"
+export XDG_DATA_HOME="$XDG_RUNTIME_DIR/data"; mkdir -p "$XDG_DATA_HOME"
+trap 'rm -rf "$XDG_RUNTIME_DIR"' EXIT
+eval "$(printf test | gnome-keyring-daemon --unlock --components=secrets)"
+export AIUI_KEYRING_SERVICE=aiui-operator-life AIUI_DATA_DIR='{data}'
+'{cli}' wallet invoice --mint '{mint}' --amount 600 --wait 30 >/dev/null
+echo '== unasked'; '{cli}' wallet pay-invoice < '{invoice}' 2>&1 || echo refused
+echo '== pay'; '{cli}' wallet pay-invoice --yes < '{invoice}'
+echo '== send'; '{cli}' wallet send --mint '{mint}' --amount 40 | tee '{backup}.send'
+id=$(sed -n 's/^Its id is \([0-9a-f]*\):.*/\1/p' '{backup}.send')
+echo '== sent'; '{cli}' wallet sent
+echo '== take-back'; '{cli}' wallet take-back "$id"
+echo '== backup-refused'; '{cli}' wallet backup 2>&1 || echo refused
+'{cli}' wallet backup --force > '{backup}'
+echo '== balance'; '{cli}' wallet balance
+echo '== restore'; AIUI_KEYRING_SERVICE=aiui-operator-restored '{cli}' wallet restore --data-dir '{restored}' < '{backup}'
+echo '== restore-again'; AIUI_KEYRING_SERVICE=aiui-operator-restored '{cli}' wallet restore --data-dir '{restored}' < '{backup}' 2>&1 || echo refused
+echo '== done'
+"#,
+        data = data.display(),
+        restored = restored.display(),
+        mint = mint.url(),
+        invoice = invoice_file.display(),
+        backup = backup_file.display(),
+    );
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new("dbus-run-session").args(["--", "bash", "-c", &script]).stdin(Stdio::null()).output().unwrap()
+    })
+    .await
+    .unwrap();
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("== done"), "the sequence stopped:\n{stdout}\n{}", text(&out.stderr));
+    let section = |name: &str| {
+        let start = stdout.find(&format!("== {name}\n")).unwrap() + name.len() + 4;
+        stdout[start..].split("\n== ").next().unwrap().to_owned()
+    };
+    let unasked = section("unasked");
+    assert!(unasked.contains("the most it can cost") && unasked.contains("refused"), "{unasked}");
+    assert!(unasked.contains("--yes"), "says how to approve without a terminal: {unasked}");
+    assert!(section("pay").contains("Paid 120 sats"), "{}", section("pay"));
+    let send = section("send");
+    assert!(send.contains("cashuB") && send.contains("shown once"), "{send}");
+    let sent = section("sent");
+    assert!(
+        sent.contains("withdrawal      120 sats  paid (fee 1 sats)") && sent.contains("out, not claimed yet"),
+        "{sent}"
+    );
+    assert!(section("take-back").contains("Taken back: 40 sats"), "{}", section("take-back"));
+    let refused = section("backup-refused");
+    assert!(refused.contains("only on a terminal") && refused.contains("refused"), "{refused}");
+    let backup = std::fs::read_to_string(&backup_file).unwrap();
+    assert!(backup.contains(" 1. ") && backup.contains(&mint.url()), "the words and the mints are printed");
+    let balance = section("balance");
+    let total = balance.lines().find(|l| l.ends_with("sats  total")).unwrap().split_whitespace().next().unwrap();
+    let restore = section("restore");
+    assert!(restore.contains(&format!("{total} sats  restored")), "{restore}\nbefore: {balance}");
+    assert!(section("restore-again").contains("never overwrites"), "{}", section("restore-again"));
+    // The words never went into a file of the data dirs, nor into the test's output but the backup's own file.
+    let words: Vec<&str> = backup.lines().filter_map(|l| l.trim().split_once(". ").map(|(_, w)| w)).collect();
+    assert_eq!(words.len(), 24);
+    let phrase = words.join(" ");
+    assert!(!stdout.contains(&phrase) && !text(&out.stderr).contains(&phrase));
 }

@@ -36,16 +36,24 @@ impl WalletBackup {
         Secret::new(text)
     }
 
-    /// Reads [`WalletBackup::as_text`] back (or the words alone, with the mints given apart): the first line that
-    /// is not a URL holds the words.
+    /// Reads a backup back: [`WalletBackup::as_text`], or what `aiui-cli wallet backup` printed (numbered words,
+    /// then the mints), or the words typed on one line. Lines that are neither words nor mint URLs are skipped.
     pub fn parse(text: &str) -> Result<Self, PayError> {
+        let is_word = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase());
         let mut words = Vec::new();
         let mut mints = Vec::new();
         for line in text.lines().map(str::trim).filter(|line| !line.is_empty()) {
+            let lower = line.to_lowercase();
+            let tokens: Vec<&str> = lower.split_whitespace().collect();
             if line.starts_with("http://") || line.starts_with("https://") {
                 mints.push(line.to_owned());
-            } else {
-                words.extend(line.split_whitespace().map(str::to_lowercase));
+            } else if let [number, word] = tokens.as_slice()
+                && number.strip_suffix('.').is_some_and(|n| n.parse::<u8>().is_ok())
+                && is_word(word)
+            {
+                words.push((*word).to_owned());
+            } else if tokens.len() >= 12 && tokens.iter().all(|w| is_word(w)) {
+                words.extend(tokens.iter().map(|w| (*w).to_owned()));
             }
         }
         let words = Secret::new(words.join(" "));
@@ -242,5 +250,28 @@ impl Payments {
                  so are they. Write down the backup words and the mints (Wallet → Backup)."
             )
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_backup_reads_back_as_text_as_printed_and_as_typed() {
+        let words = bip39::Mnemonic::from_entropy(&[7u8; 16]).unwrap().to_string();
+        let backup = WalletBackup { words: Secret::new(words.clone()), mints: vec!["https://mint.example".into()] };
+        let printed = format!(
+            "The wallet's backup words (keep them offline):\n\n{}\nThe mints it has used:\n  https://mint.example\n",
+            words.split(' ').enumerate().map(|(n, w)| format!("  {:>2}. {w}\n", n + 1)).collect::<String>()
+        );
+        for text in [backup.as_text().expose().clone(), printed, format!("  {}  \n", words.to_uppercase())] {
+            let read = WalletBackup::parse(&text).unwrap();
+            assert_eq!(read.words.expose(), &words, "{text}");
+        }
+        assert_eq!(WalletBackup::parse(backup.as_text().expose()).unwrap().mints, backup.mints);
+        let one_wrong = words.replacen(words.split(' ').next().unwrap(), "zebra", 1);
+        assert!(WalletBackup::parse(&one_wrong).is_err(), "the checksum catches a wrong word");
+        assert!(WalletBackup::parse("1. abandon\n2. ability").is_err(), "too few words");
     }
 }

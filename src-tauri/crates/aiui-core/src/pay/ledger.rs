@@ -79,6 +79,10 @@ const MIGRATIONS: &[&str] = &[
      updated_ms INTEGER NOT NULL, mint TEXT NOT NULL, amount INTEGER NOT NULL, operation_id TEXT NOT NULL, \
      quote_id TEXT, invoice TEXT, token TEXT, state TEXT NOT NULL, withdrawn INTEGER NOT NULL DEFAULT 0, \
      fees INTEGER NOT NULL DEFAULT 0, session TEXT NOT NULL, parked INTEGER NOT NULL DEFAULT 0, outcome TEXT)",
+    // A withdrawal's input proofs (their public Y values) and the amount its invoice receives: the mint's own
+    // word on those proofs (NUT-07) decides a melt whose outcome cdk got wrong.
+    "ALTER TABLE outflows ADD COLUMN input_ys TEXT",
+    "ALTER TABLE outflows ADD COLUMN target INTEGER NOT NULL DEFAULT 0",
 ];
 
 /// Where a payment stands. `Pending` and `InFlight` count as in-flight in the conservation sum.

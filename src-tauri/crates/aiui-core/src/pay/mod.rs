@@ -17,6 +17,7 @@ mod backup;
 pub mod discovery;
 mod ledger;
 mod locks;
+mod mint_life;
 mod mint_transport;
 pub(crate) mod payments;
 mod reconcile;

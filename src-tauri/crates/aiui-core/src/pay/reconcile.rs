@@ -54,6 +54,7 @@ impl Payments {
             }
         }
         self.settle_outflows(&mut report).await;
+        self.look_after_mints(&mut report).await;
         for holder in self.budget.reservation_holders() {
             let row = self.wallet.ledger().by_reservation(holder.id, &holder.session)?;
             match row {
@@ -129,6 +130,8 @@ impl Payments {
             let settled = match row.kind {
                 OutflowKind::Withdrawal => self.settle_withdrawal(&row).await,
                 OutflowKind::Token => self.settle_sent(&row).await,
+                // Written settled in one go: never open.
+                OutflowKind::KeysetSwap => Ok(None),
             };
             match settled {
                 Ok(Some(notice)) => {

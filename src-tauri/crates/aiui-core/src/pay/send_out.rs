@@ -67,6 +67,8 @@ impl Payments {
             parked: false,
             created_ms: 0,
             outcome: None,
+            input_ys: None,
+            target_sats: 0,
         };
         if let Err(e) = self.wallet.ledger().insert_outflow(&row) {
             let _ = prepared.cancel().await;

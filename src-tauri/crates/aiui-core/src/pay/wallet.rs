@@ -167,6 +167,26 @@ impl Wallet {
         client.get_mint_info().await.map(|_| ()).map_err(|e| classify(mint, e))
     }
 
+    /// NUT-07 states of the proofs with Y values `ys` at `mint`, in their order, asked through the door. A Y the
+    /// mint leaves out of its answer counts as pending: never as unspent on the mint's silence.
+    pub(crate) async fn check_states_at(
+        &self,
+        mint: &str,
+        ys: Vec<cdk::nuts::PublicKey>,
+    ) -> Result<Vec<State>, PayError> {
+        use cdk::wallet::MintConnector;
+        let url = MintUrl::from_str(mint).map_err(|e| PayError::InvalidMint(format!("{mint}: {e}")))?;
+        let transport = RateLimitedTransport::with_manager(MintTransport(self.door.clone()), self.pacing.clone());
+        let client: MintClient = CdkHttpClient::with_transport(url, transport, None);
+        let asked = ys.clone();
+        let answer =
+            client.post_check_state(cdk::nuts::CheckStateRequest { ys }).await.map_err(|e| classify(mint, e))?;
+        Ok(asked
+            .iter()
+            .map(|y| answer.states.iter().find(|s| s.y == *y).map(|s| s.state).unwrap_or(State::Pending))
+            .collect())
+    }
+
     pub(crate) async fn cdk_wallets(&self) -> Vec<cdk::Wallet> {
         self.repo.get_wallets().await
     }

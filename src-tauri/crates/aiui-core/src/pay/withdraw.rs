@@ -17,6 +17,7 @@ use super::ledger::{Outflow, OutflowKind, PaymentState};
 use super::payments::Payments;
 use super::{PayError, classify};
 use crate::faults;
+use cdk::nuts::ProofsMethods;
 
 /// How long a withdrawal waits for the mint to finish paying before it leaves the payment in flight for
 /// `reconcile` (a hold invoice, a slow route).
@@ -195,9 +196,16 @@ impl Payments {
                 quote.most_it_costs_sats
             )));
         }
-        use cdk::nuts::ProofsMethods;
-        let face = prepared.proofs().total_amount().map(|a| a.to_u64()).unwrap_or(0)
-            + prepared.proofs_to_swap().total_amount().map(|a| a.to_u64()).unwrap_or(0);
+        let inputs: cdk::nuts::Proofs =
+            prepared.proofs().iter().chain(prepared.proofs_to_swap().iter()).cloned().collect();
+        let face = inputs.total_amount().map(|a| a.to_u64()).unwrap_or(0);
+        let input_ys = inputs
+            .ys()
+            .map_err(|e| PayError::Store(e.to_string()))?
+            .iter()
+            .map(|y| y.to_hex())
+            .collect::<Vec<_>>()
+            .join(",");
         let id = hex::encode(rand::random::<[u8; 12]>());
         let row = Outflow {
             id: id.clone(),
@@ -215,6 +223,8 @@ impl Payments {
             parked: false,
             created_ms: 0,
             outcome: None,
+            input_ys: Some(input_ys),
+            target_sats: quote.amount_sats,
         };
         if let Err(e) = self.wallet.ledger().insert_outflow(&row) {
             let _ = prepared.cancel().await;
@@ -283,7 +293,11 @@ impl Payments {
         if let Some(quote) = &row.quote_id {
             match wallet.check_melt_quote_status(quote).await {
                 Ok(_) | Err(cdk::Error::UnknownQuote) => {}
-                Err(e) => return Err(classify(&row.mint, e)),
+                Err(e) => {
+                    // No answer: whatever cdk did with the proofs after the mint's error, they stay out of reach.
+                    self.wallet.set_inputs(row, &[cdk::nuts::State::Unspent], cdk::nuts::State::Pending).await?;
+                    return Err(classify(&row.mint, e));
+                }
             }
         }
         let outgoing = wallet
@@ -300,17 +314,93 @@ impl Payments {
                 self.wallet.ledger().settle_outflow(&row.id, amount, fee, "paid")?;
                 format!("The withdrawal of {amount} sats from {} was paid (fee {fee} sats).", row.mint)
             }
-            Some(TransactionStatus::Failed) => {
-                self.wallet.ledger().cancel_outflow(&row.id, "failed")?;
-                format!("The withdrawal from {} failed at the mint; its {sats} sats are back in the wallet.", row.mint)
+            // cdk gave up on it (or never sent it): only the mint's word on the proofs says they are back.
+            Some(TransactionStatus::Failed) | None if saga.is_none() || record.is_some() => {
+                match self.wallet.melt_inputs_state(row).await? {
+                    InputsAtMint::Unspent => {
+                        self.wallet.set_inputs(row, &[cdk::nuts::State::Pending], cdk::nuts::State::Unspent).await?;
+                        self.wallet.ledger().cancel_outflow(&row.id, "failed")?;
+                        format!(
+                            "The withdrawal from {} did not go through; its {sats} sats are back in the wallet.",
+                            row.mint
+                        )
+                    }
+                    InputsAtMint::Pending => {
+                        self.wallet.set_inputs(row, &[cdk::nuts::State::Unspent], cdk::nuts::State::Pending).await?;
+                        return Ok(None);
+                    }
+                    InputsAtMint::Spent => {
+                        // The mint took the proofs: the invoice was paid, whatever cdk concluded. Its change (if
+                        // any) did not reach the wallet; it counts as the mint's fee.
+                        let amount = row.target_sats.min(sats);
+                        let fee = sats - amount;
+                        let held = [cdk::nuts::State::Unspent, cdk::nuts::State::Pending, cdk::nuts::State::Reserved];
+                        self.wallet.set_inputs(row, &held, cdk::nuts::State::Spent).await?;
+                        self.wallet.ledger().settle_outflow(&row.id, amount, fee, "paid")?;
+                        format!(
+                            "The withdrawal of {amount} sats from {} was paid; the mint kept {fee} sats beyond it (any \
+                             change it did not return is found again by a restore from the backup words).",
+                            row.mint
+                        )
+                    }
+                }
             }
-            None if saga.is_none() => {
-                self.wallet.ledger().cancel_outflow(&row.id, "not sent")?;
-                format!("A withdrawal from {} was never sent; its {sats} sats are back in the wallet.", row.mint)
+            _ => {
+                // Still being paid: the proofs are the mint's for now, never the wallet's to spend again (cdk may
+                // have put them back after an error of the mint's).
+                self.wallet.set_inputs(row, &[cdk::nuts::State::Unspent], cdk::nuts::State::Pending).await?;
+                return Ok(None);
             }
-            _ => return Ok(None),
         };
         tracing::info!(withdrawal = %row.id, "pay: {notice}");
         Ok(Some(self.tell(notice)))
+    }
+}
+
+/// What the mint says of a withdrawal's input proofs (NUT-07).
+enum InputsAtMint {
+    Unspent,
+    Pending,
+    Spent,
+}
+
+impl super::Wallet {
+    /// Asks the mint about the proofs a withdrawal gave it. Without recorded proofs (a row of an older version),
+    /// cdk's verdict stands.
+    async fn melt_inputs_state(&self, row: &Outflow) -> Result<InputsAtMint, PayError> {
+        let Some(ys) = row.input_ys.as_deref().filter(|ys| !ys.is_empty()) else {
+            return Ok(InputsAtMint::Unspent);
+        };
+        let ys = ys
+            .split(',')
+            .map(cdk::nuts::PublicKey::from_hex)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| PayError::Store(e.to_string()))?;
+        let states = self.check_states_at(&row.mint, ys).await?;
+        Ok(if states.iter().all(|s| *s == cdk::nuts::State::Unspent) {
+            InputsAtMint::Unspent
+        } else if states.iter().all(|s| *s == cdk::nuts::State::Spent) {
+            InputsAtMint::Spent
+        } else {
+            InputsAtMint::Pending
+        })
+    }
+
+    /// Moves a withdrawal's input proofs that the wallet holds in one of the states `from` to `to`: what the mint
+    /// said of them decides whether the wallet may spend them (unspent), must wait (pending) or lost them (spent).
+    async fn set_inputs(&self, row: &Outflow, from: &[cdk::nuts::State], to: cdk::nuts::State) -> Result<(), PayError> {
+        let Some(ys) = row.input_ys.as_deref().filter(|ys| !ys.is_empty()) else { return Ok(()) };
+        let ys = ys
+            .split(',')
+            .map(cdk::nuts::PublicKey::from_hex)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| PayError::Store(e.to_string()))?;
+        let wallet = self.mint_wallet(&row.mint).await?;
+        let held = wallet.localstore.get_proofs_by_ys(ys).await.map_err(|e| PayError::Store(e.to_string()))?;
+        let moving: Vec<_> = held.iter().filter(|info| from.contains(&info.state)).map(|info| info.y).collect();
+        if moving.is_empty() {
+            return Ok(());
+        }
+        wallet.localstore.update_proofs_state(moving, to).await.map_err(|e| PayError::Store(e.to_string()))
     }
 }

@@ -14,6 +14,8 @@ pub enum OutflowKind {
     Withdrawal,
     /// A token made for another wallet.
     Token,
+    /// Proofs moved off a keyset the mint retires: nothing leaves but the mint's input fee.
+    KeysetSwap,
 }
 
 impl OutflowKind {
@@ -21,11 +23,16 @@ impl OutflowKind {
         match self {
             Self::Withdrawal => "withdrawal",
             Self::Token => "token",
+            Self::KeysetSwap => "keyset-swap",
         }
     }
 
     fn parse(s: &str) -> Self {
-        if s == "token" { Self::Token } else { Self::Withdrawal }
+        match s {
+            "token" => Self::Token,
+            "keyset-swap" => Self::KeysetSwap,
+            _ => Self::Withdrawal,
+        }
     }
 }
 
@@ -55,6 +62,10 @@ pub struct Outflow {
     pub created_ms: i64,
     /// How it ended, in the owner's words ("paid", "claimed", "taken back", "failed: …").
     pub outcome: Option<String>,
+    /// A withdrawal's input proofs, as comma-separated hex Y values (public: they do not spend anything).
+    pub input_ys: Option<String>,
+    /// What a withdrawal's invoice receives.
+    pub target_sats: u64,
 }
 
 /// The outflow sums of the conservation invariant.
@@ -66,7 +77,7 @@ pub struct OutflowTotals {
 }
 
 const SELECT: &str = "SELECT id, kind, mint, amount, operation_id, quote_id, invoice, token, state, withdrawn, fees, \
-                      session, parked, created_ms, outcome FROM outflows";
+                      session, parked, created_ms, outcome, input_ys, target FROM outflows";
 
 fn row_to_outflow(row: &rusqlite::Row<'_>) -> rusqlite::Result<Outflow> {
     let kind: String = row.get(1)?;
@@ -87,6 +98,8 @@ fn row_to_outflow(row: &rusqlite::Row<'_>) -> rusqlite::Result<Outflow> {
         parked: row.get::<_, i64>(12)? != 0,
         created_ms: row.get(13)?,
         outcome: row.get(14)?,
+        input_ys: row.get(15)?,
+        target_sats: sats(row.get(16)?),
     })
 }
 
@@ -97,7 +110,8 @@ impl Ledger {
         self.conn()
             .execute(
                 "INSERT INTO outflows (id, kind, created_ms, updated_ms, mint, amount, operation_id, quote_id, invoice, \
-                 state, fees, session) VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6, ?7, ?8, 'pending', ?9, ?10)",
+                 state, fees, session, input_ys, target) \
+                 VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6, ?7, ?8, 'pending', ?9, ?10, ?11, ?12)",
                 params![
                     outflow.id,
                     outflow.kind.as_str(),
@@ -109,6 +123,31 @@ impl Ledger {
                     outflow.invoice,
                     col(outflow.fees_sats),
                     outflow.session,
+                    outflow.input_ys,
+                    col(outflow.target_sats),
+                ],
+            )
+            .map(|_| ())
+            .map_err(db_err)
+    }
+
+    /// An outflow whose outcome was known before it could be written (a keyset swap): one write, settled.
+    pub fn insert_settled_outflow(&self, outflow: &Outflow, fees: u64, outcome: &str) -> Result<(), PayError> {
+        let now = crate::now_ms();
+        self.conn()
+            .execute(
+                "INSERT INTO outflows (id, kind, created_ms, updated_ms, mint, amount, operation_id, state, fees, \
+                 session, parked, outcome) VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6, 'settled', ?7, ?8, 1, ?9)",
+                params![
+                    outflow.id,
+                    outflow.kind.as_str(),
+                    now,
+                    outflow.mint,
+                    col(outflow.amount_sats),
+                    outflow.operation_id,
+                    col(fees),
+                    outflow.session,
+                    outcome,
                 ],
             )
             .map(|_| ())
@@ -231,5 +270,9 @@ impl Ledger {
             )
             .map(|_| ())
             .map_err(db_err)
+    }
+
+    pub fn clear_meta(&self, key: &str) -> Result<(), PayError> {
+        self.conn().execute("DELETE FROM meta WHERE key = ?1", params![key]).map(|_| ()).map_err(db_err)
     }
 }

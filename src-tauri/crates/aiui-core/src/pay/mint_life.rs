@@ -1,0 +1,119 @@
+//! A mint's life, looked after by `reconcile`: proofs of a keyset the mint retired (or will soon: its
+//! `final_expiry`) are swapped to the active keyset before they lose their value, and a mint holding the owner's
+//! sats that has not answered for a day gets a notice naming what is at risk.
+
+use cdk::amount::SplitTarget;
+use cdk::nuts::{ProofsMethods, State};
+use cdk_common::wallet::KeysetLoadPolicy;
+
+use super::ledger::{Outflow, OutflowKind, PaymentState};
+use super::payments::Payments;
+use super::{PayError, ReconcileReport, classify};
+
+/// Proofs whose keyset ends within this long are moved to the active keyset.
+const EXPIRY_MARGIN_S: u64 = 14 * 24 * 3600;
+/// How long a mint holding sats may fail to answer before the owner is told.
+const SILENT_FOR_MS: i64 = 24 * 3600 * 1000;
+
+impl Payments {
+    /// For each mint the wallet holds sats at: is it answering, and are its proofs on a keyset it still honours.
+    pub(super) async fn look_after_mints(&self, report: &mut ReconcileReport) {
+        let Ok(balances) = self.wallet.balances().await else { return };
+        for (mint, sats) in balances.into_iter().filter(|(_, sats)| *sats > 0) {
+            let key = format!("mint_silent_since_ms:{mint}");
+            let told = format!("mint_silent_told:{mint}");
+            match self.wallet.mint_answers(&mint).await {
+                Ok(()) => {
+                    let _ = self.wallet.ledger().clear_meta(&key);
+                    let _ = self.wallet.ledger().clear_meta(&told);
+                    match self.move_off_old_keysets(&mint).await {
+                        Ok(Some(notice)) => report.notices.push(notice),
+                        Ok(None) => {}
+                        Err(e) => tracing::warn!(mint = %mint, error = %e, "reconcile: old keysets not swapped yet"),
+                    }
+                }
+                Err(e) => {
+                    let now = crate::now_ms();
+                    let since = match self.wallet.ledger().meta(&key) {
+                        Ok(Some(since)) => since,
+                        _ => {
+                            let _ = self.wallet.ledger().set_meta(&key, now);
+                            now
+                        }
+                    };
+                    let already_told = self.wallet.ledger().meta(&told).ok().flatten().is_some();
+                    if now - since >= SILENT_FOR_MS && !already_told {
+                        let _ = self.wallet.ledger().set_meta(&told, now);
+                        report.notices.push(self.tell(format!(
+                            "The mint {mint} has not answered since {} ({e}). It holds {sats} sats of this wallet: if \
+                             it does not come back they are lost. Withdraw them as soon as it answers again.",
+                            crate::format_time_ms(since)
+                        )));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Swaps the unspent proofs of retired or soon-expiring keysets at `mint` to its active keyset, and records
+    /// the mint's input fee for it. `Ok(Some(notice))` when it moved some.
+    async fn move_off_old_keysets(&self, mint: &str) -> Result<Option<String>, PayError> {
+        let wallet = self.wallet.mint_wallet(mint).await?;
+        let keysets = wallet.keysets(KeysetLoadPolicy::Refresh).await.map_err(|e| classify(mint, e))?;
+        let now = crate::now_ms().max(0) as u64 / 1000;
+        let fading: Vec<_> = keysets
+            .iter()
+            .filter(|ks| ks.active == Some(false) || ks.final_expiry.is_some_and(|end| end <= now + EXPIRY_MARGIN_S))
+            .map(|ks| ks.id)
+            .collect();
+        if fading.is_empty() {
+            return Ok(None);
+        }
+        let _sending = self.sends.read().await;
+        let _operation = self.locks.operation().await?;
+        let proofs: cdk::nuts::Proofs = wallet
+            .get_unspent_proofs()
+            .await
+            .map_err(|e| PayError::Store(e.to_string()))?
+            .into_iter()
+            .filter(|proof| fading.contains(&proof.keyset_id))
+            .collect();
+        if proofs.is_empty() {
+            return Ok(None);
+        }
+        let face = proofs.total_amount().map_err(|e| PayError::Store(e.to_string()))?.to_u64();
+        let fee = wallet.get_proofs_fee(&proofs).await.map_err(|e| classify(mint, e))?.total.to_u64();
+        let ys = proofs.ys().map_err(|e| PayError::Store(e.to_string()))?;
+        wallet.swap(None, SplitTarget::default(), proofs, None, false, false).await.map_err(|e| classify(mint, e))?;
+        // Recorded once the swap is done: the fee is exact (a swap's outputs are its inputs less the input fee).
+        let spent = wallet.localstore.get_proofs_by_ys(ys).await.map_err(|e| PayError::Store(e.to_string()))?;
+        if spent.iter().any(|info| info.state == State::Unspent) {
+            return Err(PayError::Unfinished(format!("the swap at {mint} did not take every old proof")));
+        }
+        let row = Outflow {
+            id: hex::encode(rand::random::<[u8; 12]>()),
+            kind: OutflowKind::KeysetSwap,
+            mint: mint.to_owned(),
+            amount_sats: face,
+            operation_id: String::new(),
+            quote_id: None,
+            invoice: None,
+            token: None,
+            state: PaymentState::Pending,
+            withdrawn_sats: 0,
+            fees_sats: 0,
+            session: self.budget.session().to_owned(),
+            parked: true,
+            created_ms: 0,
+            outcome: None,
+            input_ys: None,
+            target_sats: 0,
+        };
+        self.wallet.ledger().insert_settled_outflow(&row, fee, "moved to the active keyset")?;
+        tracing::info!(mint = %mint, sats = face, fee, "reconcile: proofs moved off a retired keyset");
+        Ok(Some(self.tell(format!(
+            "{face} sats at {mint} were on a keyset the mint is retiring; they were moved to its active keyset \
+             (the mint kept {fee} sats as its fee)."
+        ))))
+    }
+}
