@@ -1,6 +1,7 @@
 //! The shapes that cross IPC. The ones the LAN service shares (a turn's events, conversations, packages, pending
 //! confirmations, the allowance meter) are `aiui_core::view`'s; the desktop-only ones are defined here.
 
+use aiui_core::Secret;
 use serde::Serialize;
 
 pub use aiui_core::view::{
@@ -60,18 +61,128 @@ pub struct RoutstrView {
     pub discovery: Vec<String>,
 }
 
-/// The wallet's balance per mint. `opened` is false until the owner first funds it (no seed is made before).
-#[derive(Debug, Clone, Serialize)]
+/// The wallet as the trusted window shows it. `opened` is false until the owner first funds or restores it (no
+/// seed is made before). Nothing here is secret: a token sent out is shown once, by [`SentTokenView`], never here.
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct WalletView {
     pub opened: bool,
     pub balances: Vec<BalanceView>,
     pub total_sats: u64,
+    /// Sats that left the balance and whose outcome is not known yet: withdrawals the mint is still paying, tokens
+    /// nobody has claimed, payments to providers not settled.
+    pub in_flight_sats: u64,
+    /// Withdrawals and tokens sent out: every open one, then the newest ended ones.
+    pub outflows: Vec<OutflowView>,
+    /// Set while the wallet holds enough to lose and no backup was confirmed.
+    pub backup_reminder: Option<String>,
+    pub backup_confirmed: bool,
+    /// Restore is offered: there is no wallet yet, or it holds nothing and nothing is in flight.
+    pub restorable: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct BalanceView {
     pub mint: String,
     pub sats: u64,
+    /// Among the allowance's accepted mints. A mint that is not (any more) is not spent on providers; its sats can
+    /// still be withdrawn or sent.
+    pub accepted: bool,
+}
+
+/// A withdrawal or a token sent out, in the owner's words. Never the token itself.
+#[derive(Debug, Clone, Serialize)]
+pub struct OutflowView {
+    pub id: String,
+    /// `withdrawal`, `token`, or `keyset-swap` (proofs moved off a keyset the mint retires).
+    pub kind: &'static str,
+    pub mint: String,
+    /// What left the balance for it (face value).
+    pub amount_sats: u64,
+    /// Its outcome is not known yet.
+    pub open: bool,
+    /// Where it stands: "being paid by the mint", "not claimed yet", or how it ended ("paid", "taken back", …).
+    pub state: String,
+    pub withdrawn_sats: u64,
+    pub fees_sats: u64,
+    /// When it was made, e.g. `2026-12-01 12:34 UTC`.
+    pub created: String,
+    /// The invoice paid, shortened (withdrawals).
+    pub invoice: Option<String>,
+    /// An open token: it can be taken back while nobody has claimed it.
+    pub can_take_back: bool,
+}
+
+/// What the owner approves before sats leave: written by the host from the mint's quote (or the checked amount),
+/// kept in Rust under `id`. The window approves by id; it never sends the amount back.
+#[derive(Debug, Clone, Serialize)]
+pub struct ApprovalView {
+    pub id: String,
+    /// `withdrawal` or `token`.
+    pub kind: &'static str,
+    /// The sentence the owner approves, e.g. "Pay 500 sats to this Lightning invoice from …".
+    pub summary: String,
+    /// The figures behind it, one line each ("Fee reserve (what is not used comes back): up to 10 sats").
+    pub details: Vec<String>,
+    /// The approve button's words ("Withdraw 500 sats").
+    pub action: String,
+    /// When the approval lapses (Unix seconds).
+    pub expires_at_s: u64,
+}
+
+/// The result of an approved action, in the host's words, with the wallet afterwards.
+#[derive(Debug, Clone, Serialize)]
+pub struct WalletDoneView {
+    pub message: String,
+    /// What a check settled or wrote off, each in the ledger's words (also kept with the money notices).
+    pub notices: Vec<String>,
+    pub wallet: WalletView,
+}
+
+/// A token made for another wallet, shown once. The token is a bearer secret: `Debug` never prints it.
+#[derive(Clone, Serialize)]
+pub struct SentTokenView {
+    pub id: String,
+    #[serde(serialize_with = "expose")]
+    pub token: Secret<String>,
+    /// `None` when the token is too long for one QR code; the text is still shown.
+    pub qr: Option<QrView>,
+    pub message: String,
+    pub wallet: WalletView,
+}
+
+impl std::fmt::Debug for SentTokenView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SentTokenView").field("id", &self.id).field("message", &self.message).finish_non_exhaustive()
+    }
+}
+
+/// The wallet's backup: its words, the mints it used, and QR codes of the mint list and of the whole backup (words
+/// line and mint lines). Only ever sent to the trusted window after the owner asked twice; `Debug` prints none of it.
+#[derive(Clone, Serialize)]
+pub struct BackupView {
+    #[serde(serialize_with = "expose")]
+    pub words: Secret<String>,
+    pub mints: Vec<String>,
+    pub mints_qr: Option<QrView>,
+    pub backup_qr: QrView,
+}
+
+impl std::fmt::Debug for BackupView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BackupView").field("mints", &self.mints).finish_non_exhaustive()
+    }
+}
+
+/// What a restore found, mint by mint, in the host's words, with the restored wallet.
+#[derive(Debug, Clone, Serialize)]
+pub struct RestoreView {
+    pub found: Vec<String>,
+    pub message: String,
+    pub wallet: WalletView,
+}
+
+fn expose<S: serde::Serializer>(secret: &Secret<String>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(secret.expose())
 }
 
 /// A funding invoice. The QR code is a module matrix drawn as an SVG path: digits and path letters only.
@@ -96,10 +207,16 @@ pub struct QrView {
 const QR_QUIET: usize = 4;
 
 impl QrView {
-    /// Encodes `text` (a bolt11 invoice: upper case, so the QR code uses the denser alphanumeric mode).
+    /// Encodes a bolt11 invoice: in upper case, so the QR code uses the denser alphanumeric mode (an invoice's
+    /// case does not matter).
     pub fn encode(text: &str) -> Result<Self, qrcode::types::QrError> {
+        Self::encode_exact(&text.to_ascii_uppercase())
+    }
+
+    /// Encodes `text` as it is, for text whose case matters (a Cashu token, backup words, mint addresses).
+    pub fn encode_exact(text: &str) -> Result<Self, qrcode::types::QrError> {
         use std::fmt::Write;
-        let code = qrcode::QrCode::new(text.to_ascii_uppercase().as_bytes())?;
+        let code = qrcode::QrCode::new(text.as_bytes())?;
         let width = code.width();
         let mut path = String::new();
         for (i, color) in code.to_colors().into_iter().enumerate() {
@@ -143,5 +260,38 @@ mod tests {
         assert!(qr.path.chars().all(|c| c.is_ascii_digit() || "Mhvz -".contains(c)), "only path commands and numbers");
         // The top-left finder pattern's corner module is dark, just inside the quiet zone.
         assert!(qr.path.starts_with(&format!("M{QR_QUIET} {QR_QUIET}h1v1h-1z")));
+    }
+
+    #[test]
+    fn text_whose_case_matters_is_encoded_as_it_is() {
+        // A Cashu token is base64url: upper-casing it would make another (invalid) token.
+        let token = "cashuBo2FteBxodHRwczovL21pbnQuZXhhbXBsZS5jb20vYWJjZGVm";
+        let exact = QrView::encode_exact(token).unwrap();
+        assert_ne!(exact, QrView::encode(token).unwrap(), "the invoice encoding upper-cases; this one must not");
+        assert_eq!(exact, QrView::encode_exact(token).unwrap());
+        assert!(exact.path.chars().all(|c| c.is_ascii_digit() || "Mhvz -".contains(c)));
+    }
+
+    #[test]
+    fn the_backup_and_a_sent_token_never_print_their_secret() {
+        let words = "abandon ability able about above absent absorb abstract absurd abuse access accident";
+        let qr = QrView::encode_exact("x").unwrap();
+        let backup = BackupView {
+            words: Secret::new(words.into()),
+            mints: vec!["https://mint.example.com".into()],
+            mints_qr: None,
+            backup_qr: qr.clone(),
+        };
+        let printed = format!("{backup:?}");
+        assert!(!printed.contains("abandon") && printed.contains("mint.example.com"), "{printed}");
+        assert_eq!(serde_json::to_value(&backup).unwrap()["words"], words, "the window gets them");
+        let sent = SentTokenView {
+            id: "t1".into(),
+            token: Secret::new("cashuBsecret".into()),
+            qr: Some(qr),
+            message: "made".into(),
+            wallet: WalletView::default(),
+        };
+        assert!(!format!("{sent:?}").contains("cashuBsecret"));
     }
 }

@@ -42,6 +42,17 @@ fn arguments(command: &str) -> Value {
         // Port 9 (discard) refuses at once: the command runs and reports the mint unreachable.
         "trusted_wallet_invoice" => json!({ "mint": "http://127.0.0.1:9/", "amountSats": 1000 }),
         "trusted_wallet_check" => json!({ "mint": "http://127.0.0.1:9/", "quoteId": "no-such-quote" }),
+        // Each of these runs and refuses on its own terms: no invoice, no such approval, no sats at that mint.
+        "trusted_wallet_quote_withdrawal" => {
+            json!({ "invoice": "lnbc1notaninvoice", "mint": null, "everything": false })
+        }
+        "trusted_wallet_withdraw" | "trusted_wallet_send" => json!({ "id": "no-such-approval" }),
+        "trusted_wallet_quote_send" => json!({ "mint": "http://127.0.0.1:9/", "amountSats": 100 }),
+        "trusted_wallet_take_back" => json!({ "id": "no-such-token" }),
+        "trusted_wallet_reconcile" | "trusted_wallet_backup" | "trusted_wallet_confirm_backup" => json!({}),
+        "trusted_wallet_restore" => {
+            json!({ "text": "not backup words\nhttp://127.0.0.1:9/", "replaceOtherWords": false })
+        }
         other => panic!("`{other}` is in commands/names.rs but has no row in the ACL test's argument table"),
     }
 }
@@ -232,6 +243,53 @@ fn the_reviewer_key_is_set_in_the_trusted_settings_and_a_bad_one_is_refused() {
     let cleared = json!({ "reviewedOnly": true, "torSocks": null, "reviewer": "" });
     let view = h.invoke_with("trusted", "trusted_set_routstr", cleared).unwrap();
     assert_eq!(view["routstr"]["reviewer"], Value::Null);
+}
+
+/// Issue 23: with no wallet, the backup has nothing to show and a restore of words that are not a backup is refused;
+/// neither makes a seed. The wallet view offers restore exactly then.
+#[test]
+fn backup_and_restore_with_no_wallet_make_no_seed() {
+    let h = harness();
+    let view = h.invoke("trusted", "trusted_wallet").unwrap();
+    assert_eq!((&view["opened"], &view["restorable"]), (&json!(false), &json!(true)));
+    assert_eq!(view["outflows"], json!([]));
+    assert_eq!(h.invoke("trusted", "trusted_wallet_backup").unwrap_err()["code"], "no_wallet");
+    assert_eq!(h.invoke("trusted", "trusted_wallet_restore").unwrap_err()["code"], "invalid");
+    let no_mints = json!({ "text": "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about", "replaceOtherWords": false });
+    let refused = h.invoke_with("trusted", "trusted_wallet_restore", no_mints).unwrap_err();
+    assert_eq!(refused["code"], "invalid");
+    assert!(refused["message"].as_str().unwrap().contains("mint lines"), "{refused}");
+    for command in ["trusted_wallet_quote_withdrawal", "trusted_wallet_quote_send", "trusted_wallet_reconcile"] {
+        let refused = h.invoke("trusted", command).unwrap_err();
+        assert!(["no_wallet", "invalid"].contains(&refused["code"].as_str().unwrap()), "{command}: {refused}");
+    }
+    assert_eq!(h.shell().secrets.get(SecretName::WalletSeed).unwrap(), None);
+    assert!(!h.shell().data.0.join("wallet.sqlite3").exists());
+}
+
+/// Issue 23: an approval is an id the host made; one it did not make, or one already used, approves nothing.
+#[test]
+fn a_withdrawal_or_a_token_is_approved_only_by_an_id_the_host_made() {
+    let h = harness();
+    // The wallet exists (funding it was asked for), but nothing was quoted.
+    let _ = h.invoke("trusted", "trusted_wallet_invoice");
+    assert!(h.shell().data.0.join("wallet.sqlite3").exists());
+    for command in ["trusted_wallet_withdraw", "trusted_wallet_send"] {
+        let refused = h.invoke_with("trusted", command, json!({ "id": "" })).unwrap_err();
+        assert_eq!(refused["code"], "unknown_approval", "{command}: {refused}");
+    }
+    // An amount or a mint in the approval is not an argument: the command reads only the id.
+    let refused = h
+        .invoke_with(
+            "trusted",
+            "trusted_wallet_withdraw",
+            json!({ "id": "x", "amountSats": 1, "mint": "http://127.0.0.1:9/", "invoice": "lnbc1" }),
+        )
+        .unwrap_err();
+    assert_eq!(refused["code"], "unknown_approval");
+    let view = h.invoke("trusted", "trusted_wallet").unwrap();
+    assert_eq!((&view["opened"], &view["total_sats"], &view["in_flight_sats"]), (&json!(true), &json!(0), &json!(0)));
+    assert_eq!(view["restorable"], true, "an empty wallet may be restored into");
 }
 
 #[test]

@@ -12,6 +12,11 @@
 //    AT-SPI tree: an alert dialog named by the summary, Deny focused, Approve unavailable and then available, and
 //    after the answer a live region says the result and the focus is inside the window.
 // 4. The owner sets an allowance in the trusted window's form; the chat window's read-only meter shows it.
+// 4b. The wallet, against a real mint (nutshell with FakeWallet, started by tests/gui/run, whose outgoing payments
+//    stay pending): funded by its invoice, a token sent out (shown once, with its QR code), a withdrawal to Lightning
+//    approved from the host's quote (the chat window cannot approve it even with the real id) that stays in flight,
+//    Check, Take back, and the backup words shown after two steps, then masked for the screenshot. The fresh machine
+//    of step 5 restores that wallet from the words.
 // 5. A fresh machine in kiosk mode: a second app, no Ollama (a dead port), no key, no allowance, driven by the
 //    keyboard alone (WebDriver key actions, no clicks). "restart lnd" is answered by the built-in model
 //    (SmolLM2-135M), which opens the trusted window with the host-written summary; Tab and Enter approve, and lnd
@@ -22,7 +27,7 @@
 // axe-core (tests/gui/package.json) checks both windows against WCAG 2.2 A/AA in every state visited, and fails on
 // any violation. Screenshots of both windows go to target/gui-screenshots/. Every failure throws; the exit code
 // says so.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,6 +40,11 @@ const binary = process.env.AIUI_BINARY || path.join(root, 'target/debug/aiui');
 const shots = process.env.AIUI_SCREENSHOTS || path.join(root, 'target/gui-screenshots');
 const dataDir = process.env.AIUI_GUI_DATA || fs.mkdtempSync('/tmp/aiui-gui-');
 const started = Date.now();
+// The test mint and the nutshell venv (for tests/gui/invoice.py), both from tests/gui/run.
+const mintUpstream = process.env.AIUI_GUI_MINT;
+const nutshell = process.env.AIUI_NUTSHELL;
+if (!mintUpstream || !nutshell) throw new Error('FAILED: AIUI_GUI_MINT and AIUI_NUTSHELL are not set: run this test with bash tests/gui/run');
+const invoiceFor = (sats) => execFileSync(path.join(nutshell, 'bin/python'), [path.join(here, 'invoice.py'), String(sats)]).toString().trim();
 
 const log = (...args) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s]`, ...args);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -71,6 +81,29 @@ const ollama = http.createServer((req, res) => {
 await new Promise((resolve) => ollama.listen(0, '127.0.0.1', resolve));
 const ollamaUrl = `http://127.0.0.1:${ollama.address().port}/`;
 log('scripted Ollama at', ollamaUrl);
+
+// ---- the test mint, through a loopback relay ----
+// nutshell 0.20.2 answers an async melt (cdk sends NUT-05's prefer_async) "pending" before its background task has
+// marked the quote pending in its database, so a status check in the next few milliseconds reads "unpaid"; cdk 0.18.3
+// checks at once and takes that for a failed payment (it puts the proofs back while the mint goes on paying: reported
+// with the issue). Here a melt quote's status is answered 300 ms late, as over a slow link, so the wallet sees what the
+// mint really does; everything else passes through unchanged. The app knows the mint by the relay's address.
+const mintRelay = http.createServer((req, res) => {
+  const target = new URL(req.url, mintUpstream);
+  const forward = () => {
+    const upstream = http.request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
+      res.writeHead(answer.statusCode, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', (e) => { res.writeHead(502, { 'content-type': 'text/plain' }); res.end(String(e)); });
+    req.pipe(upstream);
+  };
+  if (req.method === 'GET' && req.url.startsWith('/v1/melt/quote/bolt11/')) setTimeout(forward, 300);
+  else forward();
+});
+await new Promise((resolve) => mintRelay.listen(0, '127.0.0.1', resolve));
+const mintUrl = `http://127.0.0.1:${mintRelay.address().port}`;
+log('test mint (nutshell) at', mintUpstream, 'seen by the app at', mintUrl);
 
 // ---- a minimal W3C WebDriver client ----
 async function wd(method, route, body) {
@@ -255,7 +288,134 @@ const invokeIn = (command, args = {}) => run(wrap(`
   try { return { ok: await window.__TAURI__.core.invoke(args[0], args[1]) }; }
   catch (e) { return { err: e }; }`), command, args);
 
+// ---- 4b. the wallet against the test mint: fund, send a token, a withdrawal that stays pending, backup ----
+// Returns the backup words (of this throwaway wallet, never logged), for the fresh machine to restore.
+async function walletFlow(focus) {
+  const text = (id) => run(wrap(`return document.getElementById(args[0]).textContent;`), id);
+  const el = async (css) => Object.values(await wd('POST', s('/element'), { using: 'css selector', value: css }))[0];
+  const click = async (css) => wd('POST', s(`/element/${await el(css)}/click`), {});
+  // The answer to the last action: the status line once it is no longer the "…ing…" it showed while waiting.
+  const answer = (what) => until(what, async () => {
+    const said = await text('wallet-status');
+    return said && !said.endsWith('…') ? said : null;
+  }, 30000);
+  await focus('trusted');
+  await until('the trusted window visible', () => run(wrap(`return document.visibilityState === 'visible';`)), 5000);
+
+  // Funding: the mint's invoice, which FakeWallet pays at once; Check payment mints the ecash.
+  await run(wrap(`document.getElementById('invoice-amount').value = '3000'; document.getElementById('invoice-mint').value = args[0];
+    document.getElementById('invoice-form').requestSubmit(); return true;`), mintUrl);
+  await until('the funding invoice', () => run(wrap(`return !document.getElementById('invoice').hidden;`)), 30000);
+  let funded = null;
+  for (let i = 0; i < 10 && !funded; i += 1) {
+    await click('#invoice-check');
+    const said = await answer('the payment check');
+    if (said.startsWith('Paid: ')) funded = said;
+    else check(said.startsWith('Not paid yet'), `the funding check (${said})`);
+  }
+  check(funded && funded.includes('3,000 sats'), `the wallet was funded (${funded})`);
+  log('funded:', funded);
+  const mark = await run(wrap(`const p = document.querySelector('#wallet-balances .pill.warn'); return p && p.textContent;`));
+  check(mark && mark.startsWith('not accepted'), `a mint the allowance does not accept is marked, still withdrawable (${mark})`);
+  check(!(await run(wrap(`return document.getElementById('wallet-out').hidden;`))), 'withdraw and send are offered once there are sats');
+  check(await run(wrap(`return document.getElementById('restore-part').hidden;`)), 'restore is not offered for a wallet that holds sats');
+
+  // A token for another wallet: the host's summary, approved by id; shown once with its QR code.
+  await run(wrap(`document.getElementById('send-amount').value = '200'; document.getElementById('send-form').requestSubmit(); return true;`));
+  await until('the token approval', () => run(wrap(`return !document.getElementById('wallet-approval').hidden;`)), 10000);
+  const tokenAsk = await run(wrap(`return { summary: document.getElementById('approval-summary').textContent,
+    action: document.getElementById('approval-approve').textContent, focused: document.activeElement.id };`));
+  check(tokenAsk.summary.startsWith('Make a Cashu token worth 200 sats from http://127.0.0.1:'), `the host writes the token's summary (${tokenAsk.summary})`);
+  check(tokenAsk.action === 'Make a token of 200 sats' && tokenAsk.focused === 'approval-cancel', `the approval's button and focus (${JSON.stringify(tokenAsk)})`);
+  await axe('the trusted window with a token to approve');
+  await click('#approval-approve');
+  await until('the token', () => run(wrap(`return !document.getElementById('sent-token').hidden;`)), 30000);
+  const token = await run(wrap(`return { text: document.getElementById('token-text').value,
+    qr: (document.querySelector('#token-qr path') || { getAttribute: () => '' }).getAttribute('d').length };`));
+  check(token.text.startsWith('cashuB') && token.qr > 100, `the token is shown with its QR code (${token.text.slice(0, 8)}…, ${token.qr} chars of path)`);
+  await click('#token-done');
+  check(await run(wrap(`return document.getElementById('token-text').value === '' && !document.querySelector('#token-qr path');`)), 'Done takes the token out of the page');
+
+  // A withdrawal: the host asks the mint and writes what it costs; the owner approves that id.
+  await run(wrap(`document.getElementById('withdraw-invoice').value = args[0]; document.getElementById('withdraw-form').requestSubmit(); return true;`), invoiceFor(500));
+  await until('the withdrawal approval', () => run(wrap(`return !document.getElementById('wallet-approval').hidden;`)), 30000);
+  const ask = await run(wrap(`return { summary: document.getElementById('approval-summary').textContent,
+    details: [...document.querySelectorAll('#approval-details li')].map((li) => li.textContent), action: document.getElementById('approval-approve').textContent };`));
+  log('withdrawal approval:', JSON.stringify(ask));
+  check(ask.summary.startsWith('Pay 500 sats to this Lightning invoice from http://127.0.0.1:') && ask.action === 'Withdraw 500 sats', `the host writes the withdrawal's summary (${ask.summary})`);
+  check(ask.details.some((d) => d.startsWith('Lightning fee reserve: up to ')) && ask.details.some((d) => d.startsWith('The most it takes from the wallet: ')), 'the fee reserve and the most it costs are shown');
+  // The chat window cannot approve a withdrawal, even with a real id the host made.
+  const stolen = await invokeIn('trusted_wallet_quote_withdrawal', { invoice: invoiceFor(100), mint: null, everything: false });
+  check(stolen.ok && stolen.ok.id, `a second quote for the test (${JSON.stringify(stolen.err || '')})`);
+  await focus('main');
+  const fromChat = await invokeIn('trusted_wallet_withdraw', { id: stolen.ok.id });
+  check('err' in fromChat, `the chat window cannot approve a withdrawal with the real id (${JSON.stringify(fromChat)})`);
+  await focus('trusted');
+  await click('#approval-approve');
+  const paying = await answer('the withdrawal');
+  log('withdrawal:', paying);
+  check(paying.startsWith('The mint is still paying the invoice of 500 sats.'), `the withdrawal stays in flight (${paying})`);
+  const rows = () => run(wrap(`return [...document.querySelectorAll('#wallet-outflows li')].map((li) => ({ text: li.textContent, open: li.classList.contains('open'), takeBack: !!li.querySelector('button') }));`));
+  const listed = await rows();
+  check(listed.some((r) => r.open && r.text.startsWith('Withdrawal of ') && r.text.includes('being paid by the mint')), `the pending withdrawal is listed (${JSON.stringify(listed)})`);
+  check(listed.some((r) => r.open && r.takeBack && r.text.startsWith('Token of ') && r.text.includes('not claimed yet')), 'the unclaimed token is listed with Take back');
+  check(listed.length === 2, `only the approved withdrawal left the wallet: the chat window's try did not (${listed.length} rows)`);
+  check((await text('wallet-in-flight')).startsWith('In flight: '), 'what is in flight is shown');
+  // Check asks the mint: the payment is still pending, so it stays.
+  let checked = null;
+  for (let i = 0; i < 5 && !(checked && checked.startsWith('Checked')); i += 1) {
+    // The app's own background check may hold the wallet for a moment ("Another check … is running").
+    if (checked) await sleep(1000);
+    await click('#wallet-check');
+    checked = await answer('the check');
+  }
+  check(checked.startsWith('Checked') && checked.includes('2 still in flight'), `Check leaves the pending withdrawal and the token in flight (${checked})`);
+  await run(wrap(`document.getElementById('wallet-section').scrollIntoView(); return true;`));
+  await screenshot('wallet-pending-withdrawal.png');
+  await axe('the trusted window wallet with a pending withdrawal');
+
+  // Take back the token nobody claimed.
+  await click('#wallet-outflows li.open button');
+  const back = await answer('the take back');
+  check(back.startsWith('Taken back: '), `the token is taken back (${back})`);
+
+  // The backup: asked, confirmed, shown; masked before the screenshot; confirmed written down; gone from the page.
+  await run(wrap(`document.getElementById('backup-part').scrollIntoView(); return true;`));
+  await click('#backup-ask');
+  check(await run(wrap(`return !document.getElementById('backup-confirm').hidden && document.getElementById('backup-words').children.length === 0 && document.activeElement.id === 'backup-cancel';`)),
+    'asking shows a warning first, Cancel focused, and no word');
+  await axe('the trusted window asking before the backup words');
+  await click('#backup-show');
+  await until('the backup words', () => run(wrap(`return document.getElementById('backup-words').children.length > 0;`)), 10000);
+  const shown = await run(wrap(`
+    const words = [...document.querySelectorAll('#backup-words li')].map((li) => li.textContent);
+    for (const li of document.querySelectorAll('#backup-words li')) li.textContent = '••••';
+    const qr = document.querySelector('#backup-qr path');
+    const qrLength = qr ? qr.getAttribute('d').length : 0;
+    if (qr) qr.setAttribute('d', '');
+    document.getElementById('backup-qr-caption').textContent = 'The words and the mints (masked in this screenshot)';
+    const left = document.getElementById('backup-words').textContent;
+    return { words, qrLength, leaked: words.filter((w) => left.includes(w)).length,
+      mints: [...document.querySelectorAll('#backup-mints li')].map((li) => li.textContent),
+      mintsQr: (document.querySelector('#backup-mints-qr path') || { getAttribute: () => '' }).getAttribute('d').length };`));
+  check([12, 24].includes(shown.words.length) && shown.words.every((w) => /^[a-z]+$/.test(w)), `the backup words were shown (${shown.words.length})`);
+  check(shown.leaked === 0 && shown.qrLength > 100, 'the words and their QR code are masked before the screenshot');
+  check(shown.mints.length === 1 && shown.mints[0].startsWith('http://127.0.0.1:') && shown.mintsQr > 100, `the mint list, as text and QR code (${JSON.stringify(shown.mints)})`);
+  await run(wrap(`document.getElementById('backup-view').scrollIntoView(); return true;`));
+  await screenshot('wallet-backup.png');
+  await axe('the trusted window with the backup words (masked)');
+  await click('#backup-written');
+  const confirmed = await answer('the backup confirmation');
+  check(confirmed.startsWith('Backup confirmed.'), `"I wrote them down" is kept (${confirmed})`);
+  check(await run(wrap(`return document.getElementById('backup-words').children.length === 0 && !document.querySelector('#backup-qr path') && document.getElementById('backup-view').hidden;`)),
+    'the words leave the page once written down');
+  check((await invokeIn('trusted_wallet')).ok.backup_confirmed === true, 'the host keeps the confirmation');
+  log('PASSED (wallet: funded, token sent and taken back, withdrawal pending, backup)');
+  return shown.words;
+}
+
 let failure = null;
+let backupWords = null;
 try {
   const focus = focuser();
   await focus('main');
@@ -331,6 +491,15 @@ try {
       trusted_wallet_receive: { token: 'cashuBfrom-the-chat-window' },
       trusted_wallet_invoice: { mint: 'https://mint.attacker.example', amountSats: 1000 },
       trusted_wallet_check: { mint: 'https://mint.attacker.example', quoteId: 'q' },
+      trusted_wallet_quote_withdrawal: { invoice: 'lnbc1attacker', mint: null, everything: true },
+      trusted_wallet_withdraw: { id: 'from-the-chat-window' },
+      trusted_wallet_quote_send: { mint: 'https://mint.attacker.example', amountSats: 1000 },
+      trusted_wallet_send: { id: 'from-the-chat-window' },
+      trusted_wallet_take_back: { id: 'from-the-chat-window' },
+      trusted_wallet_reconcile: {},
+      trusted_wallet_backup: {},
+      trusted_wallet_confirm_backup: {},
+      trusted_wallet_restore: { text: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about\\nhttps://mint.attacker.example', replaceOtherWords: true },
     };
     for (const [command, a] of Object.entries(trusted)) {
       await attempt('invoke ' + command, () => T.core.invoke(command, a));
@@ -481,6 +650,7 @@ try {
   await until('the turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') === 'false';`)));
   check(await focusedId() === 'composer-input', 'the focus is in the message box after the denial');
   check(await run(wrap(`const apps = await window.__TAURI__.core.invoke('node_packages'); return apps.find((p) => p.id === 'lnd').state;`)) === 'running', 'lnd was not restarted after Deny');
+  backupWords = await walletFlow(focus);
   log('PASSED');
 } catch (error) {
   failure = error;
@@ -633,6 +803,27 @@ if (!failure) {
     const on = await until('the switch saved again', () => run(wrap(`const t = document.getElementById('builtin-status'); return t.textContent.startsWith('On from') ? t.textContent : null;`)));
     check((await invokeIn('trusted_settings')).ok.builtin.enabled === true, `the built-in model is on again (${on})`);
     log('PASSED (built-in switch off and on, no-backend panel)');
+
+    // The fresh machine restores the first machine's wallet from its backup words, from the same test mint: what was
+    // unspent comes back, and the withdrawal the mint is still paying is found as being spent.
+    check(Array.isArray(backupWords) && [12, 24].includes(backupWords.length), "the first wallet's backup words were kept for the restore");
+    check(!(await run(wrap(`return document.getElementById('restore-part').hidden;`))), 'restore is offered on a machine with no wallet');
+    await run(wrap(`document.getElementById('restore-part').scrollIntoView(); document.getElementById('restore-text').value = args[0];
+      document.getElementById('restore-form').requestSubmit(); return true;`), `${backupWords.join(' ')}\n${mintUrl}`);
+    const restored = await until('the restore', async () => {
+      const said = await run(wrap(`return document.getElementById('wallet-status').textContent;`));
+      return said && !said.endsWith('…') ? said : null;
+    }, 90000);
+    log('restore:', restored);
+    check(restored.startsWith('Restored: '), `the wallet is restored from its words (${restored})`);
+    const found = await run(wrap(`return [...document.querySelectorAll('#restore-found li')].map((li) => li.textContent);`));
+    log('restore found:', JSON.stringify(found));
+    check(found.length === 1 && found[0].startsWith(mintUrl) && found[0].includes('being spent at the mint'), 'the pending withdrawal is found, being spent at the mint');
+    const wallet = (await invokeIn('trusted_wallet')).ok;
+    check(wallet.opened && wallet.total_sats > 0 && !wallet.restorable, `the restored wallet holds its sats (${wallet.total_sats}) and is no longer offered a restore`);
+    check(await run(wrap(`return document.getElementById('restore-text').value === '';`)), 'the words leave the restore field');
+    await axe('the kiosk trusted window after a restore');
+    log('PASSED (restore from the backup words on a fresh machine)');
   } catch (error) {
     failure = error;
   } finally {

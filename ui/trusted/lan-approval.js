@@ -1,5 +1,6 @@
 // On the LAN service's trusted origin only: the approval passphrase (or TOTP code) field beside Approve. Its value
-// goes with an approval and is cleared after every decision; it is never stored.
+// goes with an approval and is cleared after every decision; it is never stored. It also loads the LAN's wallet
+// section (lan-wallet.js), which the desktop window never loads.
 const lan = !window.__TAURI__;
 
 function field() {
@@ -35,4 +36,5 @@ export function clearApprovalSecret() {
 if (lan) {
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', addField);
   else addField();
+  import('./lan-wallet.js').catch((error) => console.error('the wallet section did not load', error));
 }

@@ -86,5 +86,14 @@ fn generated<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sy
         wallet::trusted_wallet_receive,
         wallet::trusted_wallet_invoice,
         wallet::trusted_wallet_check,
+        wallet::outflows::trusted_wallet_quote_withdrawal,
+        wallet::outflows::trusted_wallet_withdraw,
+        wallet::outflows::trusted_wallet_quote_send,
+        wallet::outflows::trusted_wallet_send,
+        wallet::outflows::trusted_wallet_take_back,
+        wallet::outflows::trusted_wallet_reconcile,
+        wallet::backup::trusted_wallet_backup,
+        wallet::backup::trusted_wallet_confirm_backup,
+        wallet::backup::trusted_wallet_restore,
     ]
 }

@@ -35,4 +35,13 @@ pub const TRUSTED_COMMANDS: &[&str] = &[
     "trusted_wallet_receive",
     "trusted_wallet_invoice",
     "trusted_wallet_check",
+    "trusted_wallet_quote_withdrawal",
+    "trusted_wallet_withdraw",
+    "trusted_wallet_quote_send",
+    "trusted_wallet_send",
+    "trusted_wallet_take_back",
+    "trusted_wallet_reconcile",
+    "trusted_wallet_backup",
+    "trusted_wallet_confirm_backup",
+    "trusted_wallet_restore",
 ];

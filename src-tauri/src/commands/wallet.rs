@@ -1,16 +1,25 @@
-//! The assistant's Cashu wallet in the trusted window: balance per mint, receive a pasted token, and a Lightning
-//! invoice (with its QR code) to fund it. The wallet is opened on first use and only created when the owner funds
-//! it, so looking at the settings never makes a seed.
+//! The assistant's Cashu wallet in the trusted window: balance per mint (accepted by the allowance or not), what is
+//! in flight, receive a pasted token, and a Lightning invoice (with its QR code) to fund it. Taking sats out
+//! (withdraw to Lightning, a token for another wallet) is `outflows.rs`; backup and restore are `backup.rs`.
+//!
+//! The wallet is opened on first use and only created when the owner funds or restores it, so looking at the
+//! settings never makes a seed. What the owner approves before sats leave is written here, from the mint's quote,
+//! and kept here under a random id ([`WalletDesk`]): the window approves an id and never sends an amount back.
 
-use std::sync::Arc;
+pub mod backup;
+pub mod outflows;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use aiui_core::pay::{PayError, Wallet, WalletOptions};
-use tauri::{Runtime, State, Webview};
+use aiui_core::budget::normalize_mint_url;
+use aiui_core::pay::{Outflow, OutflowKind, PayError, PaymentState, Payments, Wallet, WalletOptions, WithdrawalQuote};
+use tauri::{Manager, Runtime, State, Webview};
 
 use super::{CommandError, require_trusted};
 use crate::Shell;
-use crate::ipc::{BalanceView, InvoiceView, QrView, WalletView};
+use crate::ipc::{BalanceView, InvoiceView, OutflowView, QrView, WalletView};
 
 /// How long one call to a mint may take before the window gets an answer.
 const MINT_TIMEOUT: Duration = Duration::from_secs(20);
@@ -18,6 +27,10 @@ const MINT_TIMEOUT: Duration = Duration::from_secs(20);
 const PAYMENT_WAIT: Duration = Duration::from_secs(3);
 /// The largest single funding invoice, against a slip of the keyboard.
 const MAX_INVOICE_SATS: u64 = 1_000_000;
+/// How many ended withdrawals and tokens the section lists under the open ones.
+const RECENT_ENDED: usize = 5;
+/// How far back the ledger is read for the list (open ones older than this many rows are still found by reconcile).
+const OUTFLOWS_READ: usize = 200;
 
 #[tauri::command]
 pub async fn trusted_wallet<R: Runtime>(
@@ -26,7 +39,7 @@ pub async fn trusted_wallet<R: Runtime>(
 ) -> Result<WalletView, CommandError> {
     require_trusted(&webview)?;
     let wallet = open(&shell, false).await?;
-    view(wallet.as_deref()).await
+    view(&webview, &shell, wallet.as_ref()).await
 }
 
 /// Receives a pasted Cashu token into the wallet. Returns the credited sats and the new balances.
@@ -43,7 +56,7 @@ pub async fn trusted_wallet_receive<R: Runtime>(
     }
     let wallet = open(&shell, true).await?.ok_or_else(not_opened)?;
     let sats = timed(wallet.receive(&token)).await?;
-    Ok((sats, view(Some(&wallet)).await?))
+    Ok((sats, view(&webview, &shell, Some(&wallet)).await?))
 }
 
 /// Asks `mint` for a Lightning invoice of `amount_sats`; the window shows it with its QR code.
@@ -66,8 +79,7 @@ pub async fn trusted_wallet_invoice<R: Runtime>(
     // The owner typed this mint in the trusted window: it is theirs, even on their own network.
     wallet.trust_owner_mints(std::slice::from_ref(&mint));
     let invoice = timed(wallet.mint_invoice(&mint, amount_sats)).await?;
-    let qr = QrView::encode(&invoice.bolt11)
-        .map_err(|e| CommandError::new("qr", format!("The invoice could not be drawn as a QR code: {e}")))?;
+    let qr = QrView::encode(&invoice.bolt11).map_err(qr_error)?;
     Ok(InvoiceView {
         bolt11: invoice.bolt11,
         quote_id: invoice.quote_id,
@@ -95,7 +107,97 @@ pub async fn trusted_wallet_check<R: Runtime>(
         }
         result => result.map_err(pay_error)?,
     };
-    Ok((minted, view(Some(&wallet)).await?))
+    Ok((minted, view(&webview, &shell, Some(&wallet)).await?))
+}
+
+/// What the owner was shown and may approve, kept until it is approved, replaced or lapses.
+#[derive(Debug, Clone)]
+enum Approval {
+    Withdrawal(WithdrawalQuote),
+    Token { mint: String, amount_sats: u64 },
+}
+
+/// The wallet section's own state: one `Payments` over the shell's wallet (so this window's sends choose their
+/// proofs one at a time), and the approvals on screen. It lives beside the [`Shell`] as Tauri state, made on the
+/// first wallet command, so the shell's construction stays as it is.
+#[derive(Default)]
+pub struct WalletDesk {
+    payments: Mutex<Option<Arc<Payments>>>,
+    approvals: Mutex<HashMap<String, (Approval, u64)>>,
+}
+
+/// At most this many approvals wait at once; a new one drops the oldest.
+const MAX_APPROVALS: usize = 8;
+/// How long an approval stays valid (a withdrawal's also ends with the mint's quote).
+const APPROVAL_TTL_S: u64 = 5 * 60;
+
+impl WalletDesk {
+    /// The desk of this app (made the first time it is needed).
+    fn of<R: Runtime>(webview: &Webview<R>) -> State<'_, WalletDesk> {
+        let app = webview.app_handle();
+        // `manage` keeps the first instance when two commands race here.
+        app.manage(WalletDesk::default());
+        app.state::<WalletDesk>()
+    }
+
+    /// `Payments` over `wallet` with the shell's one budget store, made again when the wallet was replaced
+    /// (a restore).
+    fn payments(&self, shell: &Shell, wallet: &Arc<Wallet>) -> Arc<Payments> {
+        let mut slot = self.payments.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(payments) = slot.as_ref()
+            && std::ptr::eq(payments.wallet(), Arc::as_ptr(wallet))
+        {
+            return payments.clone();
+        }
+        // Reconcile may ask a provider's refund endpoint: it is reached as the paid leg reaches it.
+        let payments = match shell.leg_settings() {
+            Ok(settings) => Payments::new(wallet.clone(), shell.budget())
+                .with_refund_access(settings.routstr.address_policy, settings.routstr.tor_socks),
+            Err(_) => Payments::new(wallet.clone(), shell.budget()),
+        };
+        let payments = Arc::new(payments);
+        *slot = Some(payments.clone());
+        payments
+    }
+
+    /// Keeps `approval` under a new random id until `expires_at_s`; returns the id.
+    fn hold(&self, approval: Approval, expires_at_s: u64) -> String {
+        // 128 random bits (the store's generator for ids nobody may guess).
+        let id = aiui_core::store::ConversationId::random().0;
+        let mut approvals = self.approvals.lock().unwrap_or_else(|p| p.into_inner());
+        let now = now_s();
+        approvals.retain(|_, (_, expires)| *expires > now);
+        while approvals.len() >= MAX_APPROVALS {
+            let oldest = approvals.iter().min_by_key(|(_, (_, expires))| *expires).map(|(id, _)| id.clone());
+            let Some(oldest) = oldest else { break };
+            approvals.remove(&oldest);
+        }
+        approvals.insert(id.clone(), (approval, expires_at_s));
+        id
+    }
+
+    /// Takes the approval `id` out (it is used once), if it is still valid.
+    fn take(&self, id: &str) -> Result<Approval, CommandError> {
+        let taken = self.approvals.lock().unwrap_or_else(|p| p.into_inner()).remove(id);
+        match taken {
+            Some((approval, expires)) if expires > now_s() => Ok(approval),
+            Some(_) => Err(CommandError::new("expired", "That approval has lapsed; nothing was sent. Start again.")),
+            None => Err(CommandError::new(
+                "unknown_approval",
+                "There is no such approval (it was used, replaced or lapsed); nothing was sent.",
+            )),
+        }
+    }
+
+    /// Drops every approval (the wallet was replaced).
+    fn forget(&self) {
+        self.approvals.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        *self.payments.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+}
+
+fn now_s() -> u64 {
+    u64::try_from(aiui_core::now_ms() / 1000).unwrap_or_default()
 }
 
 /// The shell's wallet, opened once. Without `create`, a wallet that does not exist yet stays unopened.
@@ -109,10 +211,7 @@ async fn open(shell: &Shell, create: bool) -> Result<Option<Arc<Wallet>>, Comman
         return Ok(None);
     }
     let secrets = shell.secrets.clone();
-    // The owner's Tor proxy carries mint traffic too, and the allowance's mints are the owner's own list.
-    let tor_socks = crate::config::ShellConfig::load(&dir).map(|f| f.routstr.tor_socks).unwrap_or_default();
-    let options =
-        WalletOptions { tor_socks, owner_mints: shell.budget().get().accepted_mints, ..WalletOptions::default() };
+    let options = wallet_options(shell);
     // The seed is read from the keyring synchronously (a D-Bus round trip).
     let wallet = tokio::task::spawn_blocking(move || {
         tokio::runtime::Handle::current().block_on(Wallet::open_with(&dir, &secrets, options))
@@ -125,17 +224,97 @@ async fn open(shell: &Shell, create: bool) -> Result<Option<Arc<Wallet>>, Comman
     Ok(Some(wallet))
 }
 
-async fn view(wallet: Option<&Wallet>) -> Result<WalletView, CommandError> {
-    let Some(wallet) = wallet else { return Ok(WalletView { opened: false, balances: Vec::new(), total_sats: 0 }) };
+/// How the wallet reaches mints: the owner's Tor proxy carries mint traffic too, and the allowance's mints are the
+/// owner's own list.
+fn wallet_options(shell: &Shell) -> WalletOptions {
+    let tor_socks = crate::config::ShellConfig::load(&shell.data.0).map(|f| f.routstr.tor_socks).unwrap_or_default();
+    WalletOptions { tor_socks, owner_mints: shell.budget().get().accepted_mints, ..WalletOptions::default() }
+}
+
+async fn view<R: Runtime>(
+    webview: &Webview<R>,
+    shell: &Shell,
+    wallet: Option<&Arc<Wallet>>,
+) -> Result<WalletView, CommandError> {
+    let Some(wallet) = wallet else {
+        return Ok(WalletView { restorable: true, ..WalletView::default() });
+    };
+    let accepted: Vec<Option<String>> =
+        shell.budget().get().accepted_mints.iter().map(|m| normalize_mint_url(m)).collect();
     let balances: Vec<BalanceView> = wallet
         .balances()
         .await
         .map_err(pay_error)?
         .into_iter()
-        .map(|(mint, sats)| BalanceView { mint, sats })
+        .map(|(mint, sats)| {
+            let listed = normalize_mint_url(&mint).is_some_and(|m| accepted.contains(&Some(m)));
+            BalanceView { mint, sats, accepted: listed }
+        })
         .collect();
     let total_sats = balances.iter().map(|b| b.sats).sum();
-    Ok(WalletView { opened: true, balances, total_sats })
+    let payments = WalletDesk::of(webview).payments(shell, wallet);
+    let in_flight_sats = payments.conservation().await.map_err(pay_error)?.in_flight;
+    let rows = payments.outflows(OUTFLOWS_READ).map_err(pay_error)?;
+    let (open_rows, closed): (Vec<Outflow>, Vec<Outflow>) =
+        rows.into_iter().partition(|row| matches!(row.state, PaymentState::Pending | PaymentState::InFlight));
+    let outflows = open_rows.iter().chain(closed.iter().take(RECENT_ENDED)).map(outflow_view).collect();
+    Ok(WalletView {
+        opened: true,
+        balances,
+        total_sats,
+        in_flight_sats,
+        outflows,
+        backup_reminder: payments.backup_reminder().await,
+        backup_confirmed: payments.backup_confirmed(),
+        restorable: total_sats == 0 && in_flight_sats == 0,
+    })
+}
+
+fn outflow_view(row: &Outflow) -> OutflowView {
+    let open = matches!(row.state, PaymentState::Pending | PaymentState::InFlight);
+    let (kind, waiting) = match row.kind {
+        OutflowKind::Withdrawal => ("withdrawal", "being paid by the mint"),
+        OutflowKind::Token => ("token", "not claimed yet"),
+        // The mint retires a keyset: the proofs move to its new keys, and only its input fee leaves.
+        OutflowKind::KeysetSwap => ("keyset-swap", "moving to the mint's new keys"),
+    };
+    let state = if open { waiting.to_owned() } else { ended(row) };
+    OutflowView {
+        id: row.id.clone(),
+        kind,
+        mint: row.mint.clone(),
+        // A withdrawal is named by what its invoice receives, not by the proofs that went to the mint for it.
+        amount_sats: if row.kind == OutflowKind::Withdrawal && row.target_sats > 0 {
+            row.target_sats
+        } else {
+            row.amount_sats
+        },
+        open,
+        state,
+        withdrawn_sats: row.withdrawn_sats,
+        fees_sats: row.fees_sats,
+        created: aiui_core::format_time_ms(row.created_ms),
+        invoice: row.invoice.as_deref().map(short),
+        can_take_back: open && row.kind == OutflowKind::Token && row.state == PaymentState::InFlight,
+    }
+}
+
+fn ended(row: &Outflow) -> String {
+    row.outcome.clone().unwrap_or_else(|| match row.state {
+        PaymentState::Cancelled => "cancelled".to_owned(),
+        _ => "done".to_owned(),
+    })
+}
+
+/// A long text (an invoice) as its start and end, for a list.
+fn short(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= 32 {
+        return text.to_owned();
+    }
+    let head: String = chars[..20].iter().collect();
+    let tail: String = chars[chars.len() - 8..].iter().collect();
+    format!("{head}…{tail}")
 }
 
 async fn timed<T>(call: impl Future<Output = Result<T, PayError>>) -> Result<T, CommandError> {
@@ -147,14 +326,50 @@ async fn timed<T>(call: impl Future<Output = Result<T, PayError>>) -> Result<T, 
 
 fn pay_error(e: PayError) -> CommandError {
     let code = match e {
-        PayError::InvalidToken(_) | PayError::InvalidMint(_) => "invalid",
+        PayError::InvalidToken(_) | PayError::InvalidMint(_) | PayError::InvalidInvoice(_) => "invalid",
+        PayError::InsufficientFunds { .. } => "insufficient",
         PayError::AlreadySpent => "spent",
         PayError::MintUnreachable { .. } | PayError::Timeout => "unreachable",
+        PayError::Unfinished(_) | PayError::MintUnclear { .. } => "unfinished",
         _ => "wallet",
     };
-    CommandError::new(code, e.to_string())
+    CommandError::new(code, sentence(&e.to_string()))
+}
+
+/// An owner-readable error as a sentence: capital first letter, full stop.
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    let mut out: String = chars.next().map(|c| c.to_uppercase().collect()).unwrap_or_default();
+    out.push_str(chars.as_str());
+    if !out.ends_with(['.', '!', '?']) {
+        out.push('.');
+    }
+    out
+}
+
+fn qr_error(e: qrcode::types::QrError) -> CommandError {
+    CommandError::new("qr", format!("It could not be drawn as a QR code: {e}."))
 }
 
 fn not_opened() -> CommandError {
     CommandError::new("wallet", "The wallet could not be opened.")
+}
+
+fn no_wallet() -> CommandError {
+    CommandError::new("no_wallet", "There is no wallet yet: fund it (or restore it) first.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_reads_as_a_sentence_and_an_invoice_is_shortened() {
+        assert_eq!(sentence("not enough ecash"), "Not enough ecash.");
+        assert_eq!(sentence("Done."), "Done.");
+        let invoice = "lnbc5u1pjexampleexampleexampleexampleexample0123abcd";
+        let shown = short(invoice);
+        assert!(shown.starts_with("lnbc5u1pjexample") && shown.ends_with("0123abcd") && shown.contains('…'));
+        assert_eq!(short("lnbc1short"), "lnbc1short");
+    }
 }
