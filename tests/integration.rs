@@ -10,3 +10,4 @@ mod node_client;
 mod node_shapes;
 mod routstr;
 mod support;
+mod web_wallet;

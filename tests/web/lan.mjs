@@ -12,6 +12,12 @@
 //    checks (wrong hash, no passphrase, replay) are also tried with the owner's own trusted session. Each attempt
 //    is printed with the refusal observed.
 // 5. The owner approves with the approval passphrase; the devnode's lnd goes restarting -> running.
+// 5b. The wallet on the trusted origin. This node's allowance is 0, so the service has no wallet: the owner's page
+//    says so, and each attempt on the wallet routes (overview, withdrawal quote, withdrawal) must be refused before
+//    that, as its status and code show: from the chat origin (CORS fetches, simple POSTs that carry the owner's
+//    cookie, a form into a hidden frame, the chat origin's own session), from foreign pages (another port of the
+//    same host, which gets the owner's cookie too, and another site), without the CSRF token, and with a missing
+//    or wrong approval passphrase. The backup words, restoring and sending tokens are not on the LAN at all.
 // 6. The kiosk layout, by touch (WebDriver pointer type "touch", Chromium emulating a 1024x600 touchscreen, the page
 //    opened with ?kiosk as the node's own screen would): the suggested questions follow the devnode's state; one is
 //    tapped and answered; "restart lnd" is typed on the on-screen keyboard; on the trusted origin a tap on Approve
@@ -104,6 +110,12 @@ const ollama = http.createServer((req, res) => {
 await new Promise((resolve) => ollama.listen(0, '127.0.0.1', resolve));
 const ollamaUrl = `http://127.0.0.1:${ollama.address().port}/`;
 log('scripted Ollama at', ollamaUrl);
+// A foreign site: a plain page that is not AIUI's, on its own port (another web app on the node's host name).
+const foreign = http.createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end('<!doctype html><title>another site</title><p>Not AIUI.</p>');
+});
+await new Promise((resolve) => foreign.listen(0, '127.0.0.1', resolve));
 
 // ---- the devnode and the service ----
 const nodePort = await freePort();
@@ -420,6 +432,136 @@ try {
   await restartSeen('the chat origin');
   await screenshot('lan-chat-after.png');
 
+  // ---- 5b. the wallet on the trusted origin, and the attacks on its routes ----
+  await wd('POST', s('/window'), { handle: trustedWindow });
+  const walletPage = await until('the LAN wallet section', () => run(wrap(`
+    const state = document.getElementById('lan-wallet-state');
+    if (!state || state.textContent === 'Reading the wallet…') return null;
+    const desktop = document.getElementById('wallet-section');
+    return { state: state.textContent, desktopHidden: !desktop || desktop.hidden, form: !!document.getElementById('lan-withdraw-form'),
+      text: document.getElementById('lan-wallet-section').textContent };`)));
+  log('LAN wallet section:', walletPage.state);
+  check(/^There is no wallet on this node/.test(walletPage.state), `the owner is told there is no wallet (${walletPage.state})`);
+  check(walletPage.desktopHidden && walletPage.form, 'the LAN wallet section replaces the desktop one, with its withdrawal form');
+  await typeInto('lan-withdraw-invoice', 'lnbc10n1pjunk');
+  await click('#lan-withdraw-quote');
+  const noWallet = await until('the quote answered "no wallet"', () => run(wrap(`const t = document.getElementById('lan-wallet-status').textContent;
+    return /no wallet on this node/.test(t) ? t : null;`)));
+  check(await run(wrap(`return document.getElementById('lan-withdraw-confirm').hidden;`)), `no quote is shown (${noWallet})`);
+  await screenshot('lan-wallet.png');
+  // The owner's own session, calling the routes directly: without the CSRF token, without or with a wrong
+  // passphrase, refused; with everything right, the answer is "no wallet" (so the checks above came first).
+  const owned = await run(wrap(`
+    const [csrf, passphrase] = args;
+    const call = async (path, body, withToken = true) => {
+      const headers = { 'Content-Type': 'application/json', ...(withToken ? { 'X-CSRF-Token': csrf } : {}) };
+      const r = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
+      return { status: r.status, body: await r.json().catch(() => ({})) };
+    };
+    const id = '0'.repeat(64);
+    return {
+      overviewNoCsrf: await call('api/wallet', {}, false),
+      quoteNoCsrf: await call('api/wallet/quote', { invoice: 'lnbc1' }, false),
+      withdrawNoCsrf: await call('api/wallet/withdraw', { id, secret: passphrase }, false),
+      withdrawNoSecret: await call('api/wallet/withdraw', { id }),
+      withdrawWrongSecret: await call('api/wallet/withdraw', { id, secret: 'a-guess-at-the-passphrase' }),
+      overview: await call('api/wallet', {}),
+      quote: await call('api/wallet/quote', { invoice: 'lnbc1' }),
+      withdraw: await call('api/wallet/withdraw', { id, secret: passphrase }),
+      backup: await call('api/invoke/trusted_wallet_backup', {}),
+      restore: await call('api/invoke/trusted_wallet_restore', {}),
+      send: await call('api/invoke/trusted_wallet_send', {}),
+    };`), pending.csrf, APPROVAL_PASSPHRASE);
+  const said = (r) => `${r.status} ${r.body.code}`;
+  for (const [name, what] of [['overviewNoCsrf', 'the wallet overview'], ['quoteNoCsrf', 'a withdrawal quote'], ['withdrawNoCsrf', 'a withdrawal (right passphrase)']]) {
+    refused(`${what} without the CSRF token (owner cookie only)`, said(owned[name]), owned[name].status === 403 && owned[name].body.code === 'bad_origin');
+  }
+  refused('withdraw without the passphrase (owner session)', said(owned.withdrawNoSecret), owned.withdrawNoSecret.status === 403 && owned.withdrawNoSecret.body.code === 'secret_required');
+  refused('withdraw with a wrong passphrase (owner session)', said(owned.withdrawWrongSecret), owned.withdrawWrongSecret.status === 403 && owned.withdrawWrongSecret.body.code === 'wrong_secret');
+  for (const name of ['overview', 'quote', 'withdraw']) {
+    check(owned[name].status === 409 && owned[name].body.code === 'no_wallet', `the owner's ${name}, with every check passed, is told there is no wallet (${said(owned[name])})`);
+  }
+  for (const name of ['backup', 'restore', 'send']) {
+    refused(`the wallet's ${name} over the LAN (owner session)`, `${said(owned[name])}: ${owned[name].body.message}`, owned[name].status === 501 && owned[name].body.code === 'not_on_lan');
+  }
+
+  // The same routes attacked from pages that are not the trusted origin, in this browser where the owner is
+  // signed in. `own` also tries the page's own origin's session on its own origin (the chat origin).
+  const walletAttack = (own) => run(wrap(`
+    const [trusted, passphrase, own] = args;
+    const out = {};
+    const attempt = async (name, fn) => {
+      try { out[name] = { resolved: await fn() }; } catch (e) { out[name] = { rejected: String(e && (e.name + ': ' + e.message)) }; }
+    };
+    const body = JSON.stringify({ invoice: 'lnbc10n1pjunk', id: '0'.repeat(64), secret: passphrase });
+    const session = own ? await fetch('api/session').then((r) => r.json()) : null;
+    for (const path of ['api/wallet', 'api/wallet/quote', 'api/wallet/withdraw']) {
+      await attempt(path + ' cors json', () => fetch(trusted + path, { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json' }, body }).then((r) => r.status));
+      await attempt(path + ' cors text', () => fetch(trusted + path, { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'text/plain' }, body }).then((r) => r.text()));
+      await attempt(path + ' no-cors', () => fetch(trusted + path, { method: 'POST', mode: 'no-cors', credentials: 'include', body }).then((r) => r.type + ' ' + r.status));
+      if (own) await attempt(path + ' own origin', () => fetch(path, { method: 'POST', headers: { 'X-CSRF-Token': session.csrf, 'Content-Type': 'application/json' }, body }).then((r) => r.status));
+    }
+    if (own) {
+      for (const command of ['trusted_wallet', 'trusted_wallet_withdraw', 'trusted_wallet_backup']) {
+        await attempt('invoke ' + command, () => fetch('api/invoke/' + command, { method: 'POST', headers: { 'X-CSRF-Token': session.csrf, 'Content-Type': 'application/json' }, body: '{}' })
+          .then(async (r) => r.status + ' ' + (await r.json()).code));
+      }
+    }
+    const form = document.createElement('form');
+    form.method = 'POST'; form.action = trusted + 'api/wallet/withdraw'; form.target = 'wallet-sink'; form.enctype = 'text/plain';
+    const field = document.createElement('input'); field.name = body.slice(0, -1) + ',"x":"'; field.value = '"}';
+    form.append(field);
+    const sink = document.createElement('iframe'); sink.name = 'wallet-sink'; document.body.append(sink, form); form.submit();
+    await new Promise((r) => setTimeout(r, 800));
+    return out;`), trustedUrl, APPROVAL_PASSPHRASE, own);
+  const refusalsLogged = () => (serve.child.output.match(/refused a trusted request/g) || []).length;
+  // Each page sends 7 requests that reach the trusted origin (3 simple CORS POSTs, 3 no-cors POSTs, 1 form); the
+  // 3 JSON fetches stop at their preflight.
+  const judge = (page, out, before) => {
+    const reached = refusalsLogged() - before;
+    for (const path of ['api/wallet', 'api/wallet/quote', 'api/wallet/withdraw']) {
+      refused(`${page}: POST ${path} to the trusted origin (CORS fetch, JSON, with credentials)`, out[`${path} cors json`].rejected, Boolean(out[`${path} cors json`].rejected));
+      refused(`${page}: read the answer of ${path} (simple CORS POST, carries the owner's cookie)`, out[`${path} cors text`].rejected, Boolean(out[`${path} cors text`].rejected));
+      refused(`${page}: POST ${path} (no-cors)`, out[`${path} no-cors`].rejected || `opaque answer (${out[`${path} no-cors`].resolved})`, Boolean(out[`${path} no-cors`].rejected) || /^opaque 0$/.test(out[`${path} no-cors`].resolved));
+    }
+    refused(`${page}: the wallet requests that reached the trusted origin (simple POSTs, no-cors POSTs, a form into a hidden frame)`,
+      `the server logged ${reached} Origin/CSRF/session refusals for the 7 requests that reached it`, reached >= 7);
+  };
+  await wd('POST', s('/window'), { handle: chatWindow });
+  let before = refusalsLogged();
+  const fromChat = await walletAttack(true);
+  log('chat-origin wallet attempts:', JSON.stringify(fromChat, null, 1));
+  judge('chat origin', fromChat, before);
+  for (const path of ['api/wallet', 'api/wallet/quote', 'api/wallet/withdraw']) {
+    const own = fromChat[`${path} own origin`];
+    refused(`chat origin: POST ${path} on the chat origin itself (its own session and CSRF token)`, `status ${own.resolved}`, own.resolved === 404 || own.resolved === 405);
+  }
+  for (const command of ['trusted_wallet', 'trusted_wallet_withdraw', 'trusted_wallet_backup']) {
+    const own = fromChat[`invoke ${command}`];
+    refused(`chat origin: invoke ${command} on the chat origin`, own.resolved, own.resolved === '403 not_trusted');
+  }
+  const foreignPort = foreign.address().port;
+  for (const page of [`http://127.0.0.1:${foreignPort}/`, `http://localhost:${foreignPort}/`]) {
+    await wd('POST', s('/window/new'), { type: 'tab' }).then((w) => wd('POST', s('/window'), { handle: w.handle }));
+    await wd('POST', s('/url'), { url: page });
+    before = refusalsLogged();
+    const out = await walletAttack(false);
+    log(`wallet attempts from ${page}:`, JSON.stringify(out));
+    judge(`foreign page ${page}`, out, before);
+    await wd('DELETE', s('/window'));
+    await wd('POST', s('/window'), { handle: trustedWindow });
+  }
+  // What the foreign page's request carried (the owner's cookie, its own Origin), sent again where the answer
+  // can be read: refused on its Origin, before any passphrase or wallet check.
+  const ownerCookie = `aiui_trusted=${trustedCookie.value}`;
+  for (const [path, body] of [['api/wallet', {}], ['api/wallet/quote', { invoice: 'lnbc1' }], ['api/wallet/withdraw', { id: '0'.repeat(64), secret: APPROVAL_PASSPHRASE }]]) {
+    const r = await fetch(trustedUrl + path, { method: 'POST', headers: { origin: `http://127.0.0.1:${foreignPort}`, cookie: ownerCookie, 'content-type': 'text/plain' }, body: JSON.stringify(body) });
+    const answer = await r.json();
+    refused(`foreign page: ${path} with the owner's cookie, as the browser sent it (read here)`, `${r.status} ${answer.code}`, r.status === 403 && answer.code === 'bad_origin');
+  }
+  await wd('POST', s('/window'), { handle: trustedWindow });
+  check(await run(wrap(`return document.getElementById('lan-wallet-state').textContent.startsWith('There is no wallet');`)), 'the owner\'s page is unchanged after the attacks');
+
   // ---- 6. the kiosk layout, by touch ----
   await wd('DELETE', s(''));
   sid = await newSession('kiosk', { width: 1024, height: 600 });
@@ -534,6 +676,7 @@ try {
   await wd('DELETE', s('')).catch(() => {});
   cleanup();
   ollama.close();
+  foreign.close();
 }
 if (failure) {
   console.error(failure.stack || failure);

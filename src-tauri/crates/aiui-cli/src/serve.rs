@@ -137,7 +137,8 @@ async fn serve_until_stopped(args: ServeArgs) -> anyhow::Result<()> {
     });
     let assistant = aiui_web::Assistant { agent, budget, notices, node_url, demo: demo.is_some() };
     let base = config.base_path.clone();
-    let running = aiui_web::start(config, assistant).await?;
+    // The trusted origin shows the wallet and withdraws from it (never its words, never a token).
+    let running = aiui_web::start_with_payments(config, assistant, payments.clone()).await?;
     println!("chat origin: http://{}{base}", running.chat_addr);
     println!("trusted origin: http://{}{base}", running.trusted_addr);
     use std::io::Write;

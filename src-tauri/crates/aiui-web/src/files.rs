@@ -156,6 +156,8 @@ mod tests {
         for (entry, allows) in [
             ("js/chat.js", chat_allows as fn(&str) -> bool),
             ("trusted/trusted.js", trusted_allows),
+            // Loaded by lan-approval.js with a dynamic import(), on the LAN only.
+            ("trusted/lan-wallet.js", trusted_allows),
             ("js/login.js", chat_allows),
             ("js/login.js", trusted_allows),
         ] {

@@ -1,7 +1,8 @@
 //! AIUI as a LAN web service (`aiui-cli serve`): the chat origin for LAN users and, on a second port, the trusted
 //! origin where the owner answers confirmations. Both serve the same `ui/` files as the desktop app; the pages
 //! talk to them over fetch and Server-Sent Events. Approval exists only on the trusted origin: the chat origin can
-//! see that something waits and link there, nothing more.
+//! see that something waits and link there, nothing more. The wallet's overview and withdrawals to Lightning are
+//! the trusted origin's too (`wallet.rs`); its seed, restoring and tokens never go over the LAN.
 
 pub mod auth;
 mod chat;
@@ -9,6 +10,7 @@ mod files;
 pub mod passphrase;
 mod trusted;
 mod turns;
+mod wallet;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -17,6 +19,7 @@ use std::time::Duration;
 
 use aiui_core::agent::Agent;
 use aiui_core::budget::BudgetStore;
+use aiui_core::pay::Payments;
 use anyhow::Context;
 use axum::Json;
 use axum::http::StatusCode;
@@ -32,6 +35,9 @@ pub const DEFAULT_TRUSTED_ADDR: &str = "127.0.0.1:5181";
 /// How long an approval must wait after the trusted origin first showed the request to this owner session; the
 /// same delay as the desktop trusted window's.
 pub const APPROVE_DELAY: Duration = Duration::from_secs(1);
+
+/// How long a withdrawal's answer waits for the mint by default: well inside a proxy's read timeout (nginx: 60 s).
+pub const DEFAULT_WITHDRAW_WAIT: Duration = Duration::from_secs(20);
 
 /// How the service is reached and where its files are.
 #[derive(Debug, Clone)]
@@ -52,6 +58,9 @@ pub struct WebConfig {
     /// Trust `X-Forwarded-For`/`X-Real-IP`/`X-Forwarded-Host` from a proxy on this machine (the node's nginx).
     pub trust_proxy: bool,
     pub limits: LoginLimits,
+    /// How long a withdrawal's answer waits for the mint before telling the owner it is still being paid (the
+    /// withdrawal itself goes on, in the ledger as in flight).
+    pub withdraw_wait: Duration,
 }
 
 impl WebConfig {
@@ -66,6 +75,7 @@ impl WebConfig {
             secure_cookies: false,
             trust_proxy: false,
             limits: LoginLimits::default(),
+            withdraw_wait: DEFAULT_WITHDRAW_WAIT,
         }
     }
 }
@@ -98,6 +108,8 @@ pub(crate) struct Shared {
     pub config: WebConfig,
     pub assistant: Assistant,
     pub ui: files::UiDir,
+    /// The wallet the owner withdraws from on the trusted origin; `None`: no wallet on this node.
+    pub payments: Option<Arc<Payments>>,
 }
 
 /// The running service.
@@ -126,9 +138,19 @@ impl Running {
     }
 }
 
-/// Binds both origins and serves them. Refuses to start without a LAN passphrase and an approval passphrase (or
-/// TOTP) set, so there is never an open or an unapprovable service.
+/// Binds both origins and serves them, with no wallet (see [`start_with_payments`]). Refuses to start without a LAN
+/// passphrase and an approval passphrase (or TOTP) set, so there is never an open or an unapprovable service.
 pub async fn start(config: WebConfig, assistant: Assistant) -> anyhow::Result<Running> {
+    start_with_payments(config, assistant, None).await
+}
+
+/// [`start`], with the wallet the trusted origin shows and withdraws from (to Lightning, each withdrawal with the
+/// approval passphrase or a TOTP code). `None`: the wallet routes answer that this node has no wallet.
+pub async fn start_with_payments(
+    config: WebConfig,
+    assistant: Assistant,
+    payments: Option<Arc<Payments>>,
+) -> anyhow::Result<Running> {
     let lan = passphrase::StoredHash::load(&config.data_dir, passphrase::Kind::Lan)?
         .context("no LAN passphrase is set: run `aiui-cli serve set-password` first")?;
     let approval = passphrase::StoredHash::load(&config.data_dir, passphrase::Kind::Approval)?;
@@ -139,7 +161,7 @@ pub async fn start(config: WebConfig, assistant: Assistant) -> anyhow::Result<Ru
         );
     }
     let ui = files::UiDir::open(&config.ui_dir)?;
-    let shared = Arc::new(Shared { config: config.clone(), assistant, ui });
+    let shared = Arc::new(Shared { config: config.clone(), assistant, ui, payments });
     let chat_listener = tokio::net::TcpListener::bind(config.chat_addr)
         .await
         .with_context(|| format!("binding the chat origin to {}", config.chat_addr))?;

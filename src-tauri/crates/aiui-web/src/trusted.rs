@@ -1,7 +1,8 @@
 //! The trusted origin, on its own port: the owner signs in with the approval passphrase (or a TOTP code) and
 //! answers pending confirmations, each approval again with the passphrase or a code. It sends
 //! `frame-ancestors 'none'`, no CORS headers at all, its own cookie and CSRF tokens, and checks `Origin` on every
-//! change; a decision names the request id and arguments hash and is single-use (the gate removes it).
+//! change; a decision names the request id and arguments hash and is single-use (the gate removes it). The wallet's
+//! routes (its overview and withdrawals to Lightning) are `wallet.rs`, on this origin's sessions and secret check.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
@@ -27,14 +28,16 @@ const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-
                    connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
                    frame-ancestors 'none'";
 
-struct TrustedOrigin {
-    shared: Arc<Shared>,
-    sessions: Sessions,
+pub(crate) struct TrustedOrigin {
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) sessions: Sessions,
     limiter: RateLimiter,
     approval: Option<StoredHash>,
     totp: Option<totp_rs::TOTP>,
     /// The last TOTP code accepted: a code is good once.
     last_code: Mutex<Option<String>>,
+    /// Withdrawal quotes shown to the owner, each waiting for its approval.
+    pub(crate) quotes: crate::wallet::Quotes,
 }
 
 type St = State<Arc<TrustedOrigin>>;
@@ -49,6 +52,7 @@ pub(crate) fn router(shared: Arc<Shared>, approval: Option<StoredHash>, totp: Op
         approval,
         totp,
         last_code: Mutex::new(None),
+        quotes: crate::wallet::Quotes::default(),
     });
     let router = Router::new()
         .route(&base, get(page))
@@ -57,6 +61,7 @@ pub(crate) fn router(shared: Arc<Shared>, approval: Option<StoredHash>, totp: Op
         .route(&format!("{base}api/login"), post(login))
         .route(&format!("{base}api/logout"), post(logout))
         .route(&format!("{base}api/invoke/{{command}}"), post(invoke))
+        .merge(crate::wallet::routes(&base))
         .route(&format!("{base}{{*path}}"), get(file));
     files::with_bare_base_redirect(router, &base).layer(axum::middleware::map_response(headers)).with_state(origin)
 }
@@ -83,7 +88,7 @@ impl TrustedOrigin {
 
     /// Whether `secret` is the approval passphrase, or a TOTP code not used before. Every try is counted by the
     /// rate limit first.
-    async fn check_secret(&self, addr: IpAddr, secret: &str) -> Result<bool, ApiError> {
+    pub(crate) async fn check_secret(&self, addr: IpAddr, secret: &str) -> Result<bool, ApiError> {
         self.limiter.admit(addr).map_err(|wait| {
             tracing::warn!(%addr, "approval passphrase tries rate limited");
             ApiError::rate_limited(wait)
@@ -228,7 +233,8 @@ async fn invoke(
             settings(&origin)
         }
         "trusted_hide" => Value::Null,
-        "trusted_wallet" => json!({ "opened": false, "balances": [], "total_sats": 0 }),
+        "trusted_wallet" => crate::wallet::desktop_view(&origin).await?,
+        other if other.starts_with("trusted_wallet_") => return Err(crate::wallet::not_on_lan()),
         other if other.starts_with("trusted_") => {
             return Err(ApiError::new(
                 StatusCode::NOT_IMPLEMENTED,

@@ -1,6 +1,7 @@
 //! The LAN service over real loopback HTTP: a devnode, a replaying Ollama, the agent `build_chain` builds, and both
 //! origins. Sign-in, cookies, the rate limit, Origin/CSRF checks, per-session conversations and turns, and the
-//! trusted origin's decision rules (delay, passphrase, hash, single use).
+//! trusted origin's decision rules (delay, passphrase, hash, single use); the wallet routes on a node without a
+//! wallet (every refusal comes before "no wallet", and nothing of the seed, restoring or tokens is on the LAN).
 
 mod support;
 
@@ -175,4 +176,45 @@ async fn each_session_sees_only_its_own_conversations() {
     assert_eq!(status, 404);
     let (status, _) = h.invoke(&bob, "chat_send", json!({ "conversation": conversation, "text": "mine now" })).await;
     assert_eq!(status, 404, "nor continue it");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_wallet_routes_refuse_everyone_but_the_owner_before_saying_there_is_no_wallet() {
+    let h = harness(Replies::Script(Vec::new()), LoginLimits::default()).await;
+    let chat = h.sign_in(false).await;
+    let owner = h.sign_in(true).await;
+    let code = |r: (u16, Value)| (r.0, r.1["code"].as_str().unwrap_or_default().to_owned());
+    let body = json!({ "invoice": "lnbc1", "id": "0".repeat(64), "secret": APPROVAL });
+    let from_chat = Browser { origin: h.chat_origin.clone(), ..owner.clone() };
+    let foreign = Browser { origin: "http://evil.example".into(), ..owner.clone() };
+    let no_csrf = Browser { csrf: String::new(), ..owner.clone() };
+    let chat_on_trusted = Browser { base: h.trusted.clone(), origin: h.trusted_origin.clone(), ..chat.clone() };
+    for path in ["api/wallet", "api/wallet/quote", "api/wallet/withdraw"] {
+        for (who, browser) in [("chat origin", &from_chat), ("foreign page", &foreign), ("no CSRF token", &no_csrf)] {
+            assert_eq!(code(h.post(browser, path, body.clone()).await), (403, "bad_origin".into()), "{path}: {who}");
+        }
+        assert_eq!(code(h.post(&chat_on_trusted, path, body.clone()).await), (401, "signed_out".into()), "{path}");
+        let (status, _) = h.post(&chat, path, body.clone()).await;
+        assert!(matches!(status, 404 | 405), "the chat origin has no {path}: {status}");
+    }
+    for command in ["trusted_wallet", "trusted_wallet_withdraw", "trusted_wallet_backup", "trusted_wallet_restore"] {
+        assert_eq!(code(h.invoke(&chat, command, json!({})).await), (403, "not_trusted".into()), "{command}");
+    }
+    // The owner: a wrong or missing passphrase is refused before the missing wallet is mentioned.
+    let withdraw = |secret: Option<&str>| json!({ "id": "0".repeat(64), "secret": secret });
+    let missing = h.post(&owner, "api/wallet/withdraw", withdraw(None)).await;
+    assert_eq!(code(missing), (403, "secret_required".into()));
+    let wrong = h.post(&owner, "api/wallet/withdraw", withdraw(Some(LAN))).await;
+    assert_eq!(code(wrong), (403, "wrong_secret".into()));
+    let (status, answer) = h.post(&owner, "api/wallet/withdraw", withdraw(Some(APPROVAL))).await;
+    assert_eq!((status, answer["code"].as_str()), (409, Some("no_wallet")), "{answer}");
+    assert!(answer["message"].as_str().unwrap().starts_with("There is no wallet on this node"), "{answer}");
+    assert_eq!(code(h.post(&owner, "api/wallet", json!({})).await), (409, "no_wallet".into()));
+    assert_eq!(code(h.post(&owner, "api/wallet/quote", body.clone()).await), (409, "no_wallet".into()));
+    assert_eq!(h.invoke(&owner, "trusted_wallet", json!({})).await.1["opened"], false);
+    // The seed, restoring, receiving and sending tokens stay on the node.
+    for command in ["trusted_wallet_backup", "trusted_wallet_restore", "trusted_wallet_send", "trusted_wallet_receive"]
+    {
+        assert_eq!(code(h.invoke(&owner, command, json!({})).await), (501, "not_on_lan".into()), "{command}");
+    }
 }

@@ -183,13 +183,18 @@ impl Harness {
     }
 
     pub async fn invoke(&self, browser: &Browser, command: &str, args: Value) -> (u16, Value) {
+        self.post(browser, &format!("api/invoke/{command}"), args).await
+    }
+
+    /// POSTs `body` as JSON to `path` under the browser's base, with its cookie, CSRF token and Origin.
+    pub async fn post(&self, browser: &Browser, path: &str, body: Value) -> (u16, Value) {
         let response = self
             .http
-            .post(format!("{}api/invoke/{command}", browser.base))
+            .post(format!("{}{path}", browser.base))
             .header("origin", &browser.origin)
             .header("cookie", &browser.cookie)
             .header("x-csrf-token", &browser.csrf)
-            .json(&args)
+            .json(&body)
             .send()
             .await
             .unwrap();
