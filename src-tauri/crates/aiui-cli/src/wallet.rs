@@ -82,7 +82,7 @@ pub enum Command {
     },
     /// Withdrawals and tokens sent out, newest first, with their state.
     Sent,
-    /// Show the twelve backup words and the mints (only on a terminal, after you confirm).
+    /// Show the backup words (24) and the mints (only on a terminal, after you confirm).
     Backup {
         /// Print even when standard output is not a terminal (e.g. into a file you then keep safe).
         #[arg(long)]

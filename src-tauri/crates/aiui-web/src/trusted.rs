@@ -320,7 +320,8 @@ fn unknown() -> ApiError {
 }
 
 /// The operator settings as the trusted page draws them (the desktop's shape). Over the LAN, the tool grants can
-/// be changed; the allowance, wallet, keys and pairing are the node's command line's (`aiui-cli`).
+/// be changed and the wallet withdrawn from (`wallet.rs`); the allowance, the rest of the wallet, keys and pairing
+/// are the node's command line's (`aiui-cli`).
 fn settings(origin: &TrustedOrigin) -> Value {
     let assistant = &origin.shared.assistant;
     let disabled = assistant.agent.config.read().unwrap_or_else(|p| p.into_inner()).grants.disabled.clone();
