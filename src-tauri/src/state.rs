@@ -103,6 +103,9 @@ pub struct Shell {
     reconciler: Mutex<Option<tokio::task::JoinHandle<()>>>,
     /// The paid leg's discovery, for its report in the trusted settings (none while the allowance is zero).
     discovery: RwLock<Option<Arc<Discovery>>>,
+    /// The paid leg's `Payments` (none while the allowance is zero): the wallet section uses this very one, so a
+    /// withdrawal and a paid turn choose their proofs one at a time (`Payments::choosing`).
+    chain_payments: RwLock<Option<Arc<aiui_core::pay::Payments>>>,
     /// The shell's one wallet: opened on first use by the trusted window or by a chain build with an allowance,
     /// and shared by both. Held while a chain is built, so a wallet seed is never created twice.
     pub(crate) wallet: tokio::sync::Mutex<Option<Arc<Wallet>>>,
@@ -185,6 +188,7 @@ impl Shell {
             notices: Arc::new(RwLock::new(Vec::new())),
             reconciler: Mutex::new(None),
             discovery: RwLock::new(None),
+            chain_payments: RwLock::new(None),
             wallet: tokio::sync::Mutex::new(None),
             unpaired_reason: RwLock::new(
                 "No node is paired yet. Open Settings to pair this app with your node.".into(),
@@ -296,6 +300,7 @@ impl Shell {
             previous.abort();
         }
         *self.discovery.write().unwrap_or_else(|p| p.into_inner()) = built.discovery;
+        *self.chain_payments.write().unwrap_or_else(|p| p.into_inner()) = built.payments.clone();
         Ok(Agent::new(
             link.client.clone(),
             built.chain,
@@ -342,6 +347,11 @@ impl Shell {
             None => Some("not part of this build".into()),
             Some(dir) => aiui_llama::SmolLm::shared(dir).ready().err(),
         }
+    }
+
+    /// The paid leg's `Payments`, when there is a paid leg.
+    pub(crate) fn chain_payments(&self) -> Option<Arc<aiui_core::pay::Payments>> {
+        self.chain_payments.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// The allowance the agent pays from.

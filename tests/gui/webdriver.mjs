@@ -86,8 +86,10 @@ log('scripted Ollama at', ollamaUrl);
 // nutshell 0.20.2 answers an async melt (cdk sends NUT-05's prefer_async) "pending" before its background task has
 // marked the quote pending in its database, so a status check in the next few milliseconds reads "unpaid"; cdk 0.18.3
 // checks at once and takes that for a failed payment (it puts the proofs back while the mint goes on paying: reported
-// with the issue). Here a melt quote's status is answered 300 ms late, as over a slow link, so the wallet sees what the
-// mint really does; everything else passes through unchanged. The app knows the mint by the relay's address.
+// with the issue). AIUI does not take cdk's word for it: a melt cdk calls failed is decided by the mint's NUT-07 answer on
+// its proofs (pay/withdraw.rs), so nothing is counted twice, but the window would first say "no clear answer". Here a
+// melt quote's status is answered 300 ms late, as over a slow link, so the screenshot shows the plain pending case;
+// everything else passes through unchanged. The app knows the mint by the relay's address.
 const mintRelay = http.createServer((req, res) => {
   const target = new URL(req.url, mintUpstream);
   const forward = () => {

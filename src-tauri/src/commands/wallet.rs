@@ -140,9 +140,15 @@ impl WalletDesk {
         app.state::<WalletDesk>()
     }
 
-    /// `Payments` over `wallet` with the shell's one budget store, made again when the wallet was replaced
-    /// (a restore).
+    /// The paid leg's own `Payments` when it pays from `wallet` (so proofs are chosen one operation at a time in
+    /// this process); otherwise one over `wallet` with the shell's one budget store, made again when the wallet was
+    /// replaced (a restore).
     fn payments(&self, shell: &Shell, wallet: &Arc<Wallet>) -> Arc<Payments> {
+        if let Some(chain) = shell.chain_payments()
+            && std::ptr::eq(chain.wallet(), Arc::as_ptr(wallet))
+        {
+            return chain;
+        }
         let mut slot = self.payments.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(payments) = slot.as_ref()
             && std::ptr::eq(payments.wallet(), Arc::as_ptr(wallet))
