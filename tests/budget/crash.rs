@@ -42,6 +42,15 @@ fn pay_child_process() {
 async fn child(role: &str) {
     let var = |name: &str| std::env::var(name).unwrap_or_else(|_| panic!("{name} is set by the parent"));
     let dir = std::path::PathBuf::from(var("AIUI_PAY_DIR"));
+    if role == "restore" {
+        // A restore on a fresh machine: an empty keyring, the words and mints from the parent.
+        let words = Secret::new(var("AIUI_PAY_SEED"));
+        let mints: Vec<String> = var("AIUI_PAY_MINTS").split(',').map(str::to_owned).collect();
+        let options = crate::support::paid::test_wallet_options();
+        let done = aiui_core::pay::Wallet::restore(&dir, &Secrets::in_memory(), &words, &mints, options, false).await;
+        eprintln!("AIUI-CHILD-RESTORED {:?}", done.map(|(_, found)| found));
+        return;
+    }
     let secrets = Secrets::in_memory();
     secrets.set(SecretName::WalletSeed, &Secret::new(var("AIUI_PAY_SEED"))).unwrap();
     let opened = match std::env::var("AIUI_PAY_CLOCK") {

@@ -430,3 +430,44 @@ async fn a_mint_that_errs_about_a_melt_it_paid_never_makes_the_wallet_count_thos
         payments.withdraw(&all).await.expect("every proof in the balance is unspent at the mint");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_restore_killed_at_any_step_ends_whole_and_counts_every_sat_once() {
+    let plain = TestMint::start().await;
+    let charging = TestMint::start_with_fee(100).await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&plain, dir.path(), &secrets, 300, 100).await;
+    let both = BudgetUpdate { accepted_mints: Some(vec![plain.url(), charging.url()]), ..BudgetUpdate::default() };
+    payments.budget().set(both).unwrap();
+    live_at(&payments, &charging, 400).await;
+    let before = payments.wallet().total_balance().await.unwrap();
+    let backup = payments.wallet().backup(&secrets).await.unwrap();
+    drop(payments);
+    let words = backup.words.expose().clone();
+    for point in aiui_core::faults::RESTORE_POINTS {
+        let fresh = tempfile::tempdir().unwrap();
+        let mut child = command("restore", fresh.path(), &words, "ws://127.0.0.1:9", Some(point))
+            .env("AIUI_PAY_MINTS", backup.mints.join(","))
+            .spawn()
+            .expect("the child starts");
+        wait_for(&mut child, "AIUI-FAULT-POINT").await;
+        child.kill().unwrap();
+        child.wait().unwrap();
+        // The words reached the keyring only from "after-restore-keyring" on; before, the owner restores again.
+        let payments = if *point == "after-restore-fetched" {
+            let keyring = Secrets::in_memory();
+            let (wallet, _) =
+                Wallet::restore(fresh.path(), &keyring, &backup.words, &backup.mints, test_wallet_options(), false)
+                    .await
+                    .unwrap_or_else(|e| panic!("{point}: the restore is done again: {e}"));
+            drop(wallet);
+            let payments = open(fresh.path(), &keyring).await;
+            payments
+        } else {
+            reopen(fresh.path(), &words).await
+        };
+        let c = assert_conserved(payments.conservation().await.unwrap());
+        assert_eq!((c.wallet_balance, c.received_total), (before, before), "{point}: counted once: {c:?}");
+    }
+}

@@ -27,11 +27,16 @@ pub const RECONCILE_POINTS: &[&str] =
 pub const OUTFLOW_POINTS: &[&str] =
     &["after-withdrawal-row", "after-withdrawal-pending", "after-send-row", "after-send-recorded", "after-take-back"];
 
+/// Points inside a restore: the proofs fetched from the mints, the words in the keyring, one mint recorded.
+pub const RESTORE_POINTS: &[&str] = &["after-restore-fetched", "after-restore-keyring", "after-restore-recorded"];
+
 /// A named point. See the module docs.
 #[inline]
 pub fn hit(name: &'static str) {
     debug_assert!(
-        [POINTS, RECONCILE_POINTS, FUNDING_POINTS, OUTFLOW_POINTS].iter().any(|points| points.contains(&name)),
+        [POINTS, RECONCILE_POINTS, FUNDING_POINTS, OUTFLOW_POINTS, RESTORE_POINTS]
+            .iter()
+            .any(|points| points.contains(&name)),
         "unknown fault point {name}"
     );
     #[cfg(feature = "fault-points")]

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use cdk::nuts::{CurrencyUnit, State};
 use cdk_common::database::WalletDatabase;
 
+use super::ledger::Ledger;
 use super::wallet::WalletOptions;
 use super::{PayError, Payments, Wallet};
 use crate::Secret;
@@ -17,6 +18,8 @@ use crate::secrets::{SecretName, Secrets};
 pub const BACKUP_REMINDER_SATS: u64 = 1_000;
 
 const BACKUP_CONFIRMED: &str = "backup_confirmed_ms";
+/// Set while a restore runs (its start, ms): see [`Wallet::restore`] and [`Wallet::finish_restore`].
+const RESTORE_UNFINISHED: &str = "restore_unfinished_ms";
 
 /// What the owner writes down: the words, and the mints (restore asks each of them for its proofs).
 #[derive(Debug, Clone)]
@@ -125,6 +128,16 @@ impl Wallet {
         crate::paths::ensure_private_dir(data_dir)
             .map_err(|e| PayError::Store(format!("{}: {e}", data_dir.display())))?;
         let db_path = data_dir.join("wallet.sqlite3");
+        let ledger = Ledger::open(&data_dir.join("ledger.sqlite3"))?;
+        // A restore that died before the words reached the keyring left a wallet nobody can open: its proofs are
+        // the mints' to give again, so it is done again from the start (and what it had recorded is taken back).
+        if let Some(unfinished) = ledger.meta(RESTORE_UNFINISHED)?
+            && secrets.get(SecretName::WalletSeed).map_err(|e| PayError::Keyring(e.to_string()))?.is_none()
+        {
+            tracing::info!("wallet: an earlier restore did not finish; starting it again");
+            remove_wallet_files(&db_path);
+            ledger.forget_restore(unfinished)?;
+        }
         let empty_wallet_here = db_path.exists();
         if empty_wallet_here && holds_proofs(&db_path).await? {
             return Err(PayError::Store(format!(
@@ -146,6 +159,9 @@ impl Wallet {
             ));
         }
         let aside = empty_wallet_here.then(|| set_aside(&db_path)).transpose()?;
+        let started = crate::now_ms();
+        ledger.set_meta(RESTORE_UNFINISHED, started)?;
+        drop(ledger);
         let mut options = options;
         options.owner_mints.extend(wanted.iter().cloned());
         let restored = async {
@@ -168,34 +184,43 @@ impl Wallet {
             Ok(done) => done,
             Err(e) => {
                 remove_wallet_files(&db_path);
+                let _ = Ledger::open(&data_dir.join("ledger.sqlite3")).and_then(|l| l.clear_meta(RESTORE_UNFINISHED));
                 if let Some(aside) = &aside {
                     let _ = std::fs::rename(aside, &db_path);
                 }
                 return Err(e);
             }
         };
+        crate::faults::hit("after-restore-fetched");
         if let Err(e) = secrets.set(SecretName::WalletSeed, &words) {
             drop(wallet);
             remove_wallet_files(&db_path);
+            let _ = wallet_ledger_clear(data_dir);
             return Err(PayError::Keyring(format!("{e}; the restore was not kept, try again")));
         }
-        // The balance found was not bought or received here: it enters the ledger once, as restored, so that the
-        // conservation sum holds from the first moment.
-        for restored in &found {
-            let balance = wallet
-                .balances()
-                .await?
-                .into_iter()
-                .find(|(mint, _)| normalize_mint_url(mint) == normalize_mint_url(&restored.mint))
-                .map(|(_, sats)| sats)
-                .unwrap_or(0);
-            if balance > 0 {
-                wallet.ledger().record_inflow("restore", &restored.mint, balance)?;
-            }
-        }
+        crate::faults::hit("after-restore-keyring");
+        wallet.finish_restore().await?;
         tracing::info!(mints = found.len(), "wallet: restored from backup words");
         Ok((wallet, found))
     }
+
+    /// The balance a restore found was not bought or received here: it enters the ledger once per mint, as
+    /// restored, keyed by the restore's start, so that a process that dies half-way and the next opening (which
+    /// finishes it) never count it twice. Then the restore is done.
+    pub(super) async fn finish_restore(&self) -> Result<(), PayError> {
+        let Some(started) = self.ledger().meta(RESTORE_UNFINISHED)? else { return Ok(()) };
+        for (mint, balance) in self.balances().await? {
+            if balance > 0 {
+                self.ledger().record_restored(&format!("restore:{started}:{mint}"), &mint, balance)?;
+            }
+            crate::faults::hit("after-restore-recorded");
+        }
+        self.ledger().clear_meta(RESTORE_UNFINISHED)
+    }
+}
+
+fn wallet_ledger_clear(data_dir: &Path) -> Result<(), PayError> {
+    Ledger::open(&data_dir.join("ledger.sqlite3"))?.clear_meta(RESTORE_UNFINISHED)
 }
 
 /// Whether cdk's store at `path` holds any proof, in any state.

@@ -85,7 +85,10 @@ impl Wallet {
         let db_path = data_dir.join("wallet.sqlite3");
         let existed = db_path.exists();
         let seed = load_or_create_seed(secrets, existed)?;
-        Self::open_seeded(data_dir, seed, options).await
+        let wallet = Self::open_seeded(data_dir, seed, options).await?;
+        // A restore that died after the words reached the keyring is finished here, before anything else runs.
+        wallet.finish_restore().await?;
+        Ok(wallet)
     }
 
     /// Opens the wallet in `data_dir` with `seed` (the keyring's, or words being restored).

@@ -275,4 +275,26 @@ impl Ledger {
     pub fn clear_meta(&self, key: &str) -> Result<(), PayError> {
         self.conn().execute("DELETE FROM meta WHERE key = ?1", params![key]).map(|_| ()).map_err(db_err)
     }
+
+    /// Records what a restore found at `mint`, once per `key`: `false` when that key is recorded already.
+    pub fn record_restored(&self, key: &str, mint: &str, amount: u64) -> Result<bool, PayError> {
+        self.conn()
+            .execute(
+                "INSERT OR IGNORE INTO inflows (at_ms, kind, mint, amount, quote_id) VALUES (?1, 'restore', ?2, ?3, ?4)",
+                params![crate::now_ms(), mint, col(amount), key],
+            )
+            .map(|changed| changed == 1)
+            .map_err(db_err)
+    }
+
+    /// Takes back what the restore begun at `started` recorded: it is being done again from the start.
+    pub fn forget_restore(&self, started: i64) -> Result<(), PayError> {
+        self.conn()
+            .execute(
+                "DELETE FROM inflows WHERE kind = 'restore' AND quote_id LIKE ?1",
+                params![format!("restore:{started}:%")],
+            )
+            .map(|_| ())
+            .map_err(db_err)
+    }
 }
