@@ -462,8 +462,7 @@ async fn a_restore_killed_at_any_step_ends_whole_and_counts_every_sat_once() {
                     .await
                     .unwrap_or_else(|e| panic!("{point}: the restore is done again: {e}"));
             drop(wallet);
-            let payments = open(fresh.path(), &keyring).await;
-            payments
+            open(fresh.path(), &keyring).await
         } else {
             reopen(fresh.path(), &words).await
         };
