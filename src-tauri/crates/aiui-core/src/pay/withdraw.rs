@@ -134,12 +134,23 @@ impl Payments {
                 .melt_quote(PaymentMethod::BOLT11, &invoice, options, None)
                 .await
                 .map_err(|e| classify(&mint, e))?;
-            let (input_fee, enough) = match wallet.prepare_melt(&quote.id, HashMap::new()).await {
-                Ok(prepared) => {
-                    let fee = prepared.input_fee_without_swap().to_u64();
-                    let _ = prepared.cancel().await;
-                    (fee, true)
+            // Preparing reserves proofs for a moment (to learn the input fee): it is a wallet operation like any
+            // other, so cdk's recovery in another process never runs in the middle of it.
+            let prepared = {
+                let _sending = self.sends.read().await;
+                let _operation = self.locks.operation().await?;
+                let _choosing = self.choosing.lock().await;
+                match wallet.prepare_melt(&quote.id, HashMap::new()).await {
+                    Ok(prepared) => {
+                        let fee = prepared.input_fee_without_swap().to_u64();
+                        let _ = prepared.cancel().await;
+                        Ok(fee)
+                    }
+                    Err(e) => Err(e),
                 }
+            };
+            let (input_fee, enough) = match prepared {
+                Ok(fee) => (fee, true),
                 Err(cdk::Error::InsufficientFunds) => (0, false),
                 Err(e) => return Err(classify(&mint, e)),
             };
@@ -312,7 +323,8 @@ impl Payments {
                 let tx = record.expect("a record");
                 let (amount, fee) = (tx.amount.to_u64(), tx.fee.to_u64());
                 self.wallet.ledger().settle_outflow(&row.id, amount, fee, "paid")?;
-                format!("The withdrawal of {amount} sats from {} was paid (fee {fee} sats).", row.mint)
+                let proof = proof_of_payment(row.invoice.as_deref(), tx.payment_proof.as_deref());
+                format!("The withdrawal of {amount} sats from {} was paid (fee {fee} sats){proof}.", row.mint)
             }
             // cdk gave up on it (or never sent it): only the mint's word on the proofs says they are back.
             Some(TransactionStatus::Failed) | None if saga.is_none() || record.is_some() => {
@@ -338,8 +350,9 @@ impl Payments {
                         self.wallet.set_inputs(row, &held, cdk::nuts::State::Spent).await?;
                         self.wallet.ledger().settle_outflow(&row.id, amount, fee, "paid")?;
                         format!(
-                            "The withdrawal of {amount} sats from {} was paid; the mint kept {fee} sats beyond it (any \
-                             change it did not return is found again by a restore from the backup words).",
+                            "The withdrawal of {amount} sats from {} was paid, the mint says (it took the proofs but \
+                             gave no proof of payment: check that the invoice was received); it kept {fee} sats beyond \
+                             it (any change it did not return is found again by a restore from the backup words).",
                             row.mint
                         )
                     }
@@ -354,6 +367,21 @@ impl Payments {
         };
         tracing::info!(withdrawal = %row.id, "pay: {notice}");
         Ok(Some(self.tell(notice)))
+    }
+}
+
+/// What the owner is told of the mint's proof of payment: a preimage is checked against the invoice's payment hash,
+/// since a mint may say "paid" without having paid.
+fn proof_of_payment(invoice: Option<&str>, preimage: Option<&str>) -> &'static str {
+    use sha2::Digest;
+    let hash = invoice.and_then(|i| cdk::Bolt11Invoice::from_str(i).ok()).map(|i| i.payment_hash().to_string());
+    let preimage = preimage.filter(|p| !p.is_empty()).and_then(|p| hex::decode(p).ok());
+    match (hash, preimage) {
+        (Some(hash), Some(preimage)) if hex::encode(sha2::Sha256::digest(&preimage)) == hash => {
+            "; the mint's proof of payment matches the invoice"
+        }
+        (_, Some(_)) => "; the mint's proof of payment does not match the invoice: check that the invoice was received",
+        _ => "; the mint gave no proof of payment",
     }
 }
 
@@ -402,5 +430,42 @@ impl super::Wallet {
             return Ok(());
         }
         wallet.localstore.update_proofs_state(moving, to).await.map_err(|e| PayError::Store(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn invoice_for(preimage: [u8; 32]) -> String {
+        use cdk::lightning_invoice::{Currency, InvoiceBuilder, PaymentSecret};
+        use cdk::secp256k1::hashes::Hash;
+        use cdk::secp256k1::{Secp256k1, SecretKey};
+        use sha2::Digest;
+        let hash = cdk::secp256k1::hashes::sha256::Hash::from_slice(&sha2::Sha256::digest(preimage)).unwrap();
+        let key = SecretKey::from_slice(&[3u8; 32]).unwrap();
+        InvoiceBuilder::new(Currency::Bitcoin)
+            .description("test".into())
+            .payment_hash(hash)
+            .payment_secret(PaymentSecret([1; 32]))
+            .amount_milli_satoshis(10_000)
+            .current_timestamp()
+            .min_final_cltv_expiry_delta(144)
+            .build_signed(|digest| Secp256k1::new().sign_ecdsa_recoverable(digest, &key))
+            .unwrap()
+            .to_string()
+    }
+
+    #[test]
+    fn a_proof_of_payment_is_checked_against_the_invoice() {
+        let invoice = invoice_for([9; 32]);
+        assert!(clean_invoice(&format!("  lightning:{invoice}\n")).is_ok());
+        let right = hex::encode([9u8; 32]);
+        assert!(proof_of_payment(Some(&invoice), Some(&right)).contains("matches"));
+        // nutshell's FakeWallet answers all zeros; a lying mint anything.
+        let zeros = "0".repeat(64);
+        assert!(proof_of_payment(Some(&invoice), Some(&zeros)).contains("does not match"));
+        assert!(proof_of_payment(Some(&invoice), Some("")).contains("no proof"));
+        assert!(proof_of_payment(Some(&invoice), None).contains("no proof"));
     }
 }
