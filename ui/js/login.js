@@ -12,7 +12,8 @@ async function start() {
     document.body.classList.add('trusted-origin');
     $('login-title').textContent = 'AIUI trusted origin: owner sign-in';
     $('login-intro').textContent = 'Confirmations and settings. Only the node\'s owner signs in here, with the approval passphrase or a TOTP code.';
-    $('login-label').textContent = session.totp ? 'Approval passphrase or TOTP code' : 'Approval passphrase';
+    // The service does not say whether a TOTP code is set before sign-in: the label names both.
+    $('login-label').textContent = 'Approval passphrase (or TOTP code)';
   } else {
     $('login-intro').textContent = 'Chat with the assistant of this node. Ask the node\'s owner for the LAN passphrase.';
     $('login-label').textContent = 'LAN passphrase';

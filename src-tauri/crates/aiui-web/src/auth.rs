@@ -203,35 +203,50 @@ pub fn client_addr(peer: SocketAddr, headers: &HeaderMap, trust_proxy: bool) -> 
 #[derive(Debug, Clone, Copy)]
 pub struct LoginLimits {
     pub per_address: usize,
+    /// A cap over every address together. Off by default (`usize::MAX`): a global cap is one the attacker fills to
+    /// lock the owner out, from addresses that need no passphrase.
     pub overall: usize,
     pub window: Duration,
 }
 
 impl Default for LoginLimits {
-    /// Five tries a minute per address, thirty a minute in all: a person mistyping is never stopped, a guesser
-    /// gets 7 200 guesses a day at most, across every address it has.
+    /// Five tries a minute per address (an IPv6 address counts with its whole /64): a person mistyping is never
+    /// stopped, and other people's failures never stop the owner.
     fn default() -> Self {
-        Self { per_address: 5, overall: 30, window: Duration::from_secs(60) }
+        Self { per_address: 5, overall: usize::MAX, window: Duration::from_secs(60) }
     }
 }
 
-/// The attempts in the window: per address, and all of them.
-type Attempts = (HashMap<IpAddr, VecDeque<Instant>>, VecDeque<Instant>);
-
-/// Counts sign-in attempts (not failures: parallel guesses are counted before their slow check ends).
-#[derive(Debug)]
-pub struct RateLimiter {
-    limits: LoginLimits,
-    state: Mutex<Attempts>,
+/// The key an address is counted under: itself for IPv4, its /64 for IPv6 (one host holds a whole /64).
+pub fn address_group(addr: IpAddr) -> IpAddr {
+    match addr {
+        IpAddr::V4(_) => addr,
+        IpAddr::V6(v6) => {
+            let mut segments = v6.segments();
+            segments[4..].fill(0);
+            IpAddr::V6(segments.into())
+        }
+    }
 }
 
-impl RateLimiter {
+/// The attempts in the window: per key, and all of them.
+type Attempts<K> = (HashMap<K, VecDeque<Instant>>, VecDeque<Instant>);
+
+/// Counts attempts (not failures: parallel guesses are counted before their slow check ends), per key: an address
+/// group for sign-ins, a session for approvals inside one.
+#[derive(Debug)]
+pub struct RateLimiter<K = IpAddr> {
+    limits: LoginLimits,
+    state: Mutex<Attempts<K>>,
+}
+
+impl<K: std::hash::Hash + Eq + Clone> RateLimiter<K> {
     pub fn new(limits: LoginLimits) -> Self {
         Self { limits, state: Mutex::new((HashMap::new(), VecDeque::new())) }
     }
 
-    /// Records an attempt from `addr`, or says how long to wait when the per-address or overall limit is reached.
-    pub fn admit(&self, addr: IpAddr) -> Result<(), Duration> {
+    /// Records an attempt under `key`, or says how long to wait when its limit (or the overall one) is reached.
+    pub fn admit_key(&self, key: K) -> Result<(), Duration> {
         let now = Instant::now();
         let window = self.limits.window;
         let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
@@ -246,7 +261,7 @@ impl RateLimiter {
             !q.is_empty()
         });
         expire(all);
-        let mine = per.entry(addr).or_default();
+        let mine = per.entry(key).or_default();
         let wait = |q: &VecDeque<Instant>| q.front().map_or(window, |t| window.saturating_sub(now.duration_since(*t)));
         if mine.len() >= self.limits.per_address {
             return Err(wait(mine));
@@ -259,15 +274,41 @@ impl RateLimiter {
         Ok(())
     }
 
-    /// A successful sign-in forgets that address's earlier attempts (the overall count keeps them).
+    /// A success forgets that key's earlier attempts (the overall count keeps them).
+    pub fn succeeded_key(&self, key: &K) {
+        self.state.lock().unwrap_or_else(|p| p.into_inner()).0.remove(key);
+    }
+}
+
+impl RateLimiter<IpAddr> {
+    /// Records a sign-in attempt from `addr` (counted with its group, see [`address_group`]).
+    pub fn admit(&self, addr: IpAddr) -> Result<(), Duration> {
+        self.admit_key(address_group(addr))
+    }
+
     pub fn succeeded(&self, addr: IpAddr) {
-        self.state.lock().unwrap_or_else(|p| p.into_inner()).0.remove(&addr);
+        self.succeeded_key(&address_group(addr));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ipv6_host_counts_with_its_whole_64_and_no_global_cap_by_default() {
+        let limiter = RateLimiter::new(LoginLimits::default());
+        let first: IpAddr = "fd00:1:2:3::1".parse().unwrap();
+        for n in 0..5u16 {
+            let other = IpAddr::V6(std::net::Ipv6Addr::new(0xfd00, 1, 2, 3, 9, 9, 9, n));
+            assert!(limiter.admit(other).is_ok(), "{n}");
+        }
+        assert!(limiter.admit(first).is_err(), "the same /64 shares one count");
+        for n in 0..200u8 {
+            assert!(limiter.admit([10, 0, 1, n].into()).is_ok(), "other addresses never fill a global cap");
+        }
+        assert!(limiter.admit("fd00:1:2:4::1".parse().unwrap()).is_ok(), "the next /64 is another host");
+    }
 
     #[test]
     fn the_limiter_holds_per_address_and_overall() {

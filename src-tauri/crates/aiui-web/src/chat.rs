@@ -114,8 +114,7 @@ async fn login(
         tracing::warn!(%addr, "LAN sign-in rate limited");
         ApiError::rate_limited(wait)
     })?;
-    let hash = origin.lan.clone();
-    let ok = tokio::task::spawn_blocking(move || hash.verify(&body.passphrase)).await.map_err(ApiError::internal)?;
+    let ok = origin.shared.verify(&origin.lan, &body.passphrase).await?;
     if !ok {
         tracing::warn!(%addr, "a wrong LAN passphrase");
         return Err(ApiError::new(

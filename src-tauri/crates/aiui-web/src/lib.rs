@@ -110,6 +110,33 @@ pub(crate) struct Shared {
     pub ui: files::UiDir,
     /// The wallet the owner withdraws from on the trusted origin; `None`: no wallet on this node.
     pub payments: Option<Arc<Payments>>,
+    /// Passphrase checks (argon2id, 19 MiB each) that may run at once, over both origins: a burst of sign-ins is
+    /// refused fast instead of taking hundreds of megabytes.
+    pub hashing: tokio::sync::Semaphore,
+}
+
+/// How many argon2 checks run at once (two cores: one each).
+pub(crate) const HASHING_AT_ONCE: usize = 2;
+/// The longest passphrase (or code) checked; anything longer is refused before it is hashed.
+pub(crate) const MAX_SECRET_BYTES: usize = 1024;
+
+impl Shared {
+    /// Checks `secret` against `hash` behind [`Shared::hashing`]; `Err` (429) when as many checks already run.
+    pub(crate) async fn verify(&self, hash: &passphrase::StoredHash, secret: &str) -> Result<bool, ApiError> {
+        if secret.len() > MAX_SECRET_BYTES {
+            return Err(ApiError::new(
+                axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+                "too_long",
+                "That is longer than any passphrase this service accepts.",
+            ));
+        }
+        let Ok(_permit) = self.hashing.try_acquire() else {
+            tracing::warn!("passphrase checks refused: as many as allowed are running");
+            return Err(ApiError::rate_limited(std::time::Duration::from_secs(2)));
+        };
+        let (hash, secret) = (hash.clone(), secret.to_owned());
+        tokio::task::spawn_blocking(move || hash.verify(&secret)).await.map_err(ApiError::internal)
+    }
 }
 
 /// The running service.
@@ -161,7 +188,8 @@ pub async fn start_with_payments(
         );
     }
     let ui = files::UiDir::open(&config.ui_dir)?;
-    let shared = Arc::new(Shared { config: config.clone(), assistant, ui, payments });
+    let hashing = tokio::sync::Semaphore::new(HASHING_AT_ONCE);
+    let shared = Arc::new(Shared { config: config.clone(), assistant, ui, payments, hashing });
     let chat_listener = tokio::net::TcpListener::bind(config.chat_addr)
         .await
         .with_context(|| format!("binding the chat origin to {}", config.chat_addr))?;

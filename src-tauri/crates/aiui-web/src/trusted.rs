@@ -31,16 +31,35 @@ const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-
 pub(crate) struct TrustedOrigin {
     pub(crate) shared: Arc<Shared>,
     pub(crate) sessions: Sessions,
+    /// Sign-in tries, per address group.
     limiter: RateLimiter,
+    /// Sign-in tries with a TOTP code: far fewer, a 6-digit code being far easier to guess than a passphrase.
+    code_limiter: RateLimiter,
+    /// Approvals inside a signed-in session, per session: other addresses' failures never stop the owner's.
+    session_limiter: RateLimiter<String>,
     approval: Option<StoredHash>,
     totp: Option<totp_rs::TOTP>,
-    /// The last TOTP code accepted: a code is good once.
-    last_code: Mutex<Option<String>>,
+    /// The time steps whose code was accepted (the current ones only): each code is good once, even while it is
+    /// still valid.
+    used_steps: Mutex<Vec<u64>>,
     /// Withdrawal quotes shown to the owner, each waiting for its approval.
     pub(crate) quotes: crate::wallet::Quotes,
 }
 
 type St = State<Arc<TrustedOrigin>>;
+
+/// TOTP codes tried at sign-in: three per address group and thirty in all per ten minutes (a few thousand a day at
+/// most against a million codes; the passphrase, when set, still signs in while codes are held back).
+const CODE_LIMITS: auth::LoginLimits =
+    auth::LoginLimits { per_address: 3, overall: 30, window: std::time::Duration::from_secs(600) };
+
+/// Who is giving the approval secret.
+pub(crate) enum Asker<'a> {
+    /// Someone signing in from this address.
+    SigningIn(IpAddr),
+    /// The owner inside the signed-in session of this key (its cookie's hash).
+    InSession(&'a str, IpAddr),
+}
 
 pub(crate) fn router(shared: Arc<Shared>, approval: Option<StoredHash>, totp: Option<totp_rs::TOTP>) -> Router {
     let base = shared.config.base_path.clone();
@@ -49,9 +68,11 @@ pub(crate) fn router(shared: Arc<Shared>, approval: Option<StoredHash>, totp: Op
         shared,
         sessions: Sessions::new(COOKIE),
         limiter,
+        code_limiter: RateLimiter::new(CODE_LIMITS),
+        session_limiter: RateLimiter::new(auth::LoginLimits::default()),
         approval,
         totp,
-        last_code: Mutex::new(None),
+        used_steps: Mutex::new(Vec::new()),
         quotes: crate::wallet::Quotes::default(),
     });
     let router = Router::new()
@@ -86,34 +107,70 @@ impl TrustedOrigin {
         self.sessions.checked(headers, self.shared.config.trust_proxy, "trusted").map(|(_, session)| session)
     }
 
-    /// Whether `secret` is the approval passphrase, or a TOTP code not used before. Every try is counted by the
-    /// rate limit first.
-    pub(crate) async fn check_secret(&self, addr: IpAddr, secret: &str) -> Result<bool, ApiError> {
-        self.limiter.admit(addr).map_err(|wait| {
-            tracing::warn!(%addr, "approval passphrase tries rate limited");
-            ApiError::rate_limited(wait)
-        })?;
-        let secret = secret.trim().to_owned();
-        if let Some(totp) = &self.totp
-            && secret.len() == 6
-            && secret.chars().all(|c| c.is_ascii_digit())
-        {
-            let mut last = self.last_code.lock().unwrap_or_else(|p| p.into_inner());
-            let ok = last.as_deref() != Some(secret.as_str()) && totp.check_current(&secret).unwrap_or(false);
-            if ok {
-                *last = Some(secret);
-                self.limiter.succeeded(addr);
+    /// Whether `secret` is the approval passphrase, or a TOTP code of a time step not used before. Every try is
+    /// counted first: at sign-in per address group (codes under a far lower limit), inside a session per session.
+    pub(crate) async fn check_secret(&self, asker: Asker<'_>, secret: &str) -> Result<bool, ApiError> {
+        let secret = secret.trim();
+        let is_code = self.totp.is_some() && secret.len() == 6 && secret.chars().all(|c| c.is_ascii_digit());
+        let addr = match asker {
+            Asker::SigningIn(addr) => {
+                self.limiter.admit(addr).map_err(|wait| {
+                    tracing::warn!(%addr, "trusted sign-in rate limited");
+                    ApiError::rate_limited(wait)
+                })?;
+                if is_code {
+                    self.code_limiter.admit(addr).map_err(|wait| {
+                        tracing::warn!(%addr, "TOTP codes at sign-in rate limited");
+                        ApiError::rate_limited(wait)
+                    })?;
+                }
+                addr
             }
-            return Ok(ok);
-        }
-        let Some(hash) = self.approval.clone() else { return Ok(false) };
-        let ok = tokio::task::spawn_blocking(move || hash.verify(&secret)).await.map_err(ApiError::internal)?;
+            Asker::InSession(session, addr) => {
+                self.session_limiter.admit_key(session.to_owned()).map_err(|wait| {
+                    tracing::warn!(%addr, "approval secret tries in one session rate limited");
+                    ApiError::rate_limited(wait)
+                })?;
+                addr
+            }
+        };
+        let ok = match &self.totp {
+            Some(totp) if is_code => self.code_unused(totp, secret),
+            _ => match &self.approval {
+                Some(hash) => self.shared.verify(hash, secret).await?,
+                None => false,
+            },
+        };
         if ok {
-            self.limiter.succeeded(addr);
+            match asker {
+                Asker::SigningIn(addr) => {
+                    self.limiter.succeeded(addr);
+                    self.code_limiter.succeeded(addr);
+                }
+                Asker::InSession(session, _) => self.session_limiter.succeeded_key(&session.to_owned()),
+            }
+        } else if is_code {
+            tracing::warn!(%addr, "a wrong or already used TOTP code");
         } else {
-            tracing::warn!(%addr, "a wrong approval passphrase or code");
+            tracing::warn!(%addr, "a wrong approval passphrase");
         }
         Ok(ok)
+    }
+
+    /// Whether `code` is the code of the previous, current or next time step and that step's code was not
+    /// accepted before; the step is then used up.
+    fn code_unused(&self, totp: &totp_rs::TOTP, code: &str) -> bool {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+        let step = now / totp.step;
+        let mut used = self.used_steps.lock().unwrap_or_else(|p| p.into_inner());
+        used.retain(|s| s + 2 >= step);
+        for candidate in [step.saturating_sub(1), step, step + 1] {
+            if !used.contains(&candidate) && totp.generate(candidate * totp.step) == code {
+                used.push(candidate);
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -131,7 +188,8 @@ async fn file(State(origin): St, Path(path): Path<String>) -> Response {
 async fn session(State(origin): St, headers: HeaderMap) -> Json<Value> {
     match origin.sessions.find(&headers) {
         Some((_, session)) => Json(json!({ "origin": "trusted", "signed_in": true, "csrf": session.csrf })),
-        None => Json(json!({ "origin": "trusted", "signed_in": false, "totp": origin.totp.is_some() })),
+        // Nothing about a second factor before sign-in.
+        None => Json(json!({ "origin": "trusted", "signed_in": false })),
     }
 }
 
@@ -151,7 +209,7 @@ async fn login(
         return Err(ApiError::forbidden_origin());
     }
     let addr = auth::client_addr(peer, &headers, config.trust_proxy);
-    if !origin.check_secret(addr, &body.passphrase).await? {
+    if !origin.check_secret(Asker::SigningIn(addr), &body.passphrase).await? {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "wrong_passphrase",
@@ -281,7 +339,8 @@ async fn decide_one(
                     "Approving needs your approval passphrase or a TOTP code. Nothing was decided.",
                 ));
             };
-            if !origin.check_secret(addr, &secret).await? {
+            // Keyed by the session's CSRF token: random, one per session.
+            if !origin.check_secret(Asker::InSession(&session.csrf, addr), &secret).await? {
                 return Err(ApiError::new(
                     StatusCode::FORBIDDEN,
                     "wrong_secret",

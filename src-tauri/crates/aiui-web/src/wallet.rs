@@ -302,7 +302,7 @@ async fn withdraw(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Json<Outcome>, ApiError> {
-    let session = checked(&origin, &headers)?;
+    let (session, signed_in) = origin.sessions.checked(&headers, origin.shared.config.trust_proxy, "trusted")?;
     let approve: Approve = parse(&body)?;
     // Too soon is said before the secret is checked, so a TOTP code is not spent on it.
     if origin.quotes.shown(&session, &approve.id).is_some_and(|at| at.elapsed() < APPROVE_DELAY) {
@@ -320,7 +320,7 @@ async fn withdraw(
         ));
     };
     let addr = auth::client_addr(peer, &headers, origin.shared.config.trust_proxy);
-    if !origin.check_secret(addr, &secret).await? {
+    if !origin.check_secret(crate::trusted::Asker::InSession(&signed_in.csrf, addr), &secret).await? {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "wrong_secret",

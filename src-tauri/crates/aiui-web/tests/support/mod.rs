@@ -79,12 +79,19 @@ pub struct Harness {
     pub chat_origin: String,
     pub trusted_origin: String,
     pub http: reqwest::Client,
+    /// The approval TOTP, when the harness set one.
+    pub totp: Option<totp_rs::TOTP>,
     _node: archy_devnode::RunningDevNode,
     _dirs: (tempfile::TempDir, tempfile::TempDir),
     _running: aiui_web::Running,
 }
 
 pub async fn harness(replies: Replies, limits: LoginLimits) -> Harness {
+    harness_with(replies, limits, false).await
+}
+
+/// [`harness`], with an approval TOTP besides the approval passphrase when `totp`.
+pub async fn harness_with(replies: Replies, limits: LoginLimits, totp: bool) -> Harness {
     let node_dir = tempfile::tempdir().unwrap();
     let node = archy_devnode::spawn(
         archy_devnode::DevNodeConfig::new(NODE_PASSWORD, node_dir.path()),
@@ -121,6 +128,10 @@ pub async fn harness(replies: Replies, limits: LoginLimits) -> Harness {
     .with_budget(built.budget);
     passphrase::set(data.path(), Kind::Lan, &Secret::new(LAN.to_owned())).unwrap();
     passphrase::set(data.path(), Kind::Approval, &Secret::new(APPROVAL.to_owned())).unwrap();
+    let totp = totp.then(|| {
+        passphrase::new_totp(data.path()).unwrap();
+        passphrase::load_totp(data.path()).unwrap().unwrap()
+    });
     let ui = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../ui");
     let mut config = WebConfig::new(data.path().to_owned(), ui);
     config.chat_addr = "127.0.0.1:0".parse().unwrap();
@@ -142,6 +153,7 @@ pub async fn harness(replies: Replies, limits: LoginLimits) -> Harness {
         chat_origin: format!("http://{}", running.chat_addr),
         trusted_origin: format!("http://{}", running.trusted_addr),
         http,
+        totp,
         _node: node,
         _dirs: (node_dir, data),
         _running: running,
