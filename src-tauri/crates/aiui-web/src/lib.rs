@@ -8,6 +8,7 @@ pub mod auth;
 mod chat;
 mod files;
 pub mod passphrase;
+mod serve;
 mod trusted;
 mod turns;
 mod wallet;
@@ -61,6 +62,11 @@ pub struct WebConfig {
     /// How long a withdrawal's answer waits for the mint before telling the owner it is still being paid (the
     /// withdrawal itself goes on, in the ledger as in flight).
     pub withdraw_wait: Duration,
+    /// How long a connection may take to send a request's headers, or sit idle between requests.
+    pub header_read_timeout: Duration,
+    /// The most connections each origin holds open at once (chat, trusted): each has its own, so a flooded chat
+    /// origin never starves the owner's.
+    pub max_connections: (usize, usize),
 }
 
 impl WebConfig {
@@ -76,6 +82,8 @@ impl WebConfig {
             trust_proxy: false,
             limits: LoginLimits::default(),
             withdraw_wait: DEFAULT_WITHDRAW_WAIT,
+            header_read_timeout: serve::HEADER_READ_TIMEOUT,
+            max_connections: serve::MAX_CONNECTIONS,
         }
     }
 }
@@ -200,15 +208,12 @@ pub async fn start_with_payments(
     let trusted_addr = trusted_listener.local_addr()?;
     let chat_app = chat::router(shared.clone(), lan, trusted_addr.port());
     let trusted_app = trusted::router(shared, approval, totp);
-    let serve = |listener: tokio::net::TcpListener, app: axum::Router| {
-        tokio::spawn(async move {
-            let service = app.into_make_service_with_connect_info::<SocketAddr>();
-            if let Err(e) = axum::serve(listener, service).await {
-                tracing::error!(error = %e, "a web origin stopped");
-            }
-        })
-    };
-    let tasks = vec![serve(chat_listener, chat_app), serve(trusted_listener, trusted_app)];
+    let (chat_cap, trusted_cap) = config.max_connections;
+    let timeout = config.header_read_timeout;
+    let tasks = vec![
+        tokio::spawn(serve::bounded(chat_listener, chat_app, chat_cap, timeout, "chat")),
+        tokio::spawn(serve::bounded(trusted_listener, trusted_app, trusted_cap, timeout, "trusted")),
+    ];
     tracing::info!(%chat_addr, %trusted_addr, "serving");
     Ok(Running { chat_addr, trusted_addr, tasks })
 }

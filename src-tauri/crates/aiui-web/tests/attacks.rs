@@ -64,7 +64,7 @@ async fn strangers_failing_from_many_addresses_never_lock_the_owner_out_of_signi
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_totp_code_is_good_once_even_while_it_is_still_valid() {
-    let h = harness_with(Replies::Script(Vec::new()), LoginLimits::default(), true).await;
+    let h = harness_with(Replies::Script(Vec::new()), LoginLimits::default(), true, |_| {}).await;
     let totp = h.totp.clone().unwrap();
     let code = totp.generate_current().unwrap();
     assert_eq!(h.login(&h.trusted, &h.trusted_origin, &code).await.status(), 200, "a current code signs in");
@@ -83,7 +83,7 @@ async fn a_totp_code_is_good_once_even_while_it_is_still_valid() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn guessing_totp_codes_is_held_back_far_sooner_than_passphrases_and_the_passphrase_still_works() {
-    let h = harness_with(Replies::Script(Vec::new()), LoginLimits::default(), true).await;
+    let h = harness_with(Replies::Script(Vec::new()), LoginLimits::default(), true, |_| {}).await;
     let source = IpAddr::from([127, 0, 0, 7]);
     let totp = h.totp.clone().unwrap();
     let current = totp.generate_current().unwrap();
@@ -121,4 +121,64 @@ async fn parallel_sign_ins_run_two_hashes_at_a_time_and_a_huge_passphrase_is_nev
     let huge = "x".repeat(1 << 20);
     assert_eq!(h.login(&h.trusted, &h.trusted_origin, &huge).await.status(), 413);
     assert_eq!(h.login(&h.trusted, &h.trusted_origin, APPROVAL).await.status(), 200, "the owner still signs in");
+}
+
+/// A connection from `source` to `addr` that sends `bytes` and then nothing more.
+async fn half_open(source: IpAddr, addr: SocketAddr, bytes: &[u8]) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(SocketAddr::new(source, 0)).unwrap();
+    let mut stream = socket.connect(addr).await.unwrap();
+    stream.write_all(bytes).await.unwrap();
+    stream
+}
+
+fn socket_of(base: &str) -> SocketAddr {
+    let rest = base.strip_prefix("http://").unwrap();
+    rest[..rest.find('/').unwrap()].parse().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn half_sent_requests_are_cut_off_and_a_flooded_chat_origin_never_starves_the_owners() {
+    let h = harness_with(Replies::Script(Vec::new()), LoginLimits::default(), false, |config| {
+        config.header_read_timeout = Duration::from_secs(1);
+        config.max_connections = (40, 20);
+    })
+    .await;
+    let (chat, trusted) = (socket_of(&h.chat), socket_of(&h.trusted));
+    // 60 half-sent requests and 20 silent connections on the chat origin, from several addresses.
+    let mut flood = Vec::new();
+    for n in 0..80u8 {
+        let source = IpAddr::from([127, 0, 1, n % 8 + 1]);
+        let bytes: &[u8] = if n < 60 { b"GET /aiui/ HTTP/1.1\r\nHost: x\r\nX-Slow: " } else { b"" };
+        flood.push(half_open(source, chat, bytes).await);
+    }
+    // The owner's origin answers during the flood: sign-in works.
+    assert_eq!(h.login(&h.trusted, &h.trusted_origin, APPROVAL).await.status(), 200, "the trusted origin answers");
+    // Every flooding connection is closed by the service: beyond the cap at once, the rest after the timeout.
+    let started = std::time::Instant::now();
+    for mut stream in flood {
+        let mut buf = [0u8; 512];
+        let read = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut buf)).await;
+        assert!(matches!(read, Ok(Ok(_)) | Ok(Err(_))), "a half-open connection was left open: {read:?}");
+    }
+    assert!(started.elapsed() < Duration::from_secs(5), "closed by the header timeout, not by the test");
+    // And the chat origin serves again once the flood is gone.
+    let page = h.http.get(format!("{}api/session", h.chat)).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    // A connection that has done one request and then sits idle is closed too.
+    let mut idle =
+        half_open([127, 0, 0, 1].into(), trusted, b"GET /aiui/api/session HTTP/1.1\r\nHost: x\r\n\r\n").await;
+    let mut answer = vec![0u8; 4096];
+    let n = idle.read(&mut answer).await.unwrap();
+    assert!(String::from_utf8_lossy(&answer[..n]).starts_with("HTTP/1.1 200"), "answered");
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match idle.read(&mut answer).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => continue,
+            }
+        }
+    })
+    .await;
+    assert!(closed.is_ok(), "an idle keep-alive connection is closed after the timeout");
 }

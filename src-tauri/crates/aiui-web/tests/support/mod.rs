@@ -87,11 +87,12 @@ pub struct Harness {
 }
 
 pub async fn harness(replies: Replies, limits: LoginLimits) -> Harness {
-    harness_with(replies, limits, false).await
+    harness_with(replies, limits, false, |_| {}).await
 }
 
-/// [`harness`], with an approval TOTP besides the approval passphrase when `totp`.
-pub async fn harness_with(replies: Replies, limits: LoginLimits, totp: bool) -> Harness {
+/// [`harness`], with an approval TOTP besides the approval passphrase when `totp`, and the service's config
+/// changed by `tune`.
+pub async fn harness_with(replies: Replies, limits: LoginLimits, totp: bool, tune: fn(&mut WebConfig)) -> Harness {
     let node_dir = tempfile::tempdir().unwrap();
     let node = archy_devnode::spawn(
         archy_devnode::DevNodeConfig::new(NODE_PASSWORD, node_dir.path()),
@@ -138,6 +139,7 @@ pub async fn harness_with(replies: Replies, limits: LoginLimits, totp: bool) -> 
     config.trusted_addr = "127.0.0.1:0".parse().unwrap();
     config.base_path = "/aiui/".into();
     config.limits = limits;
+    tune(&mut config);
     let assistant = Assistant {
         agent: Arc::new(agent),
         budget,
