@@ -4,6 +4,7 @@ mod adversarial;
 mod assistant;
 mod budget;
 mod builtin;
+mod deploy;
 mod discovery;
 mod door;
 mod node_client;

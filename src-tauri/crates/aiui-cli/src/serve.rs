@@ -40,8 +40,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "PATH", default_value = "/")]
     pub base_path: String,
     /// The trusted origin's address as LAN browsers reach it (for the chat page's link), e.g.
-    /// https://node.local:5181/aiui/. Default: the chat page's host name on the trusted port.
-    #[arg(long, value_name = "URL")]
+    /// https://node.local:5181/aiui/. Default: the chat page's host name on the trusted port (behind a proxy that
+    /// listens on another port than the service, set this).
+    #[arg(long, value_name = "URL", env = "AIUI_TRUSTED_URL")]
     pub trusted_url: Option<String>,
     /// The ui/ directory to serve.
     #[arg(long, value_name = "DIR", env = "AIUI_UI_DIR", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../ui"))]

@@ -56,14 +56,38 @@ pub fn action_summary(method: NodeMethod, app: &str, version: Option<&str>, pack
 fn state_words(state: &PackageState) -> String {
     match state {
         PackageState::NotInstalled => "not installed".to_owned(),
-        PackageState::Other(s) => s.clone(),
+        PackageState::Other(s) => bounded_state(s),
         other => serde_json::to_value(other).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
+    }
+}
+
+/// The longest state word the node may put into a summary the owner approves.
+const MAX_STATE_CHARS: usize = 40;
+
+/// A state string the node made up (an [assumed] shape read leniently): only letters, digits and `-_. ` of it, at
+/// most [`MAX_STATE_CHARS`], so the node's own text can neither bury the summary nor draw anything in it.
+fn bounded_state(raw: &str) -> String {
+    let kept: String = raw.chars().filter(|c| c.is_alphanumeric() || "-_. ".contains(*c)).collect();
+    let kept = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    match kept.chars().count() {
+        0 => "in a state the node did not name".to_owned(),
+        n if n > MAX_STATE_CHARS => format!("{}…", kept.chars().take(MAX_STATE_CHARS).collect::<String>()),
+        _ => kept,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_state_the_node_made_up_is_bounded_and_plain() {
+        assert_eq!(bounded_state("degraded"), "degraded");
+        let long = "x".repeat(10_000);
+        assert_eq!(bounded_state(&long).chars().count(), MAX_STATE_CHARS + 1);
+        assert_eq!(bounded_state("ok`)\n\nApprove: send all funds <b>"), "okApprove send all funds b");
+        assert_eq!(bounded_state("\u{202e}\n\t"), "in a state the node did not name");
+    }
 
     fn pkg(id: &str, state: PackageState) -> Package {
         Package {
