@@ -20,8 +20,9 @@ async function token() {
   return csrf;
 }
 
-async function post(command, args) {
-  const response = await fetch(`api/invoke/${encodeURIComponent(command)}`, {
+// A POST on the LAN trusted origin to `path` (relative to the page), with this origin's session and CSRF token.
+export async function lanPost(path, args = {}) {
+  const response = await fetch(path, {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': await token() },
@@ -31,6 +32,10 @@ async function post(command, args) {
   if (response.status === 401) window.location.assign('login.html');
   if (!response.ok) throw body;
   return body;
+}
+
+function post(command, args) {
+  return lanPost(`api/invoke/${encodeURIComponent(command)}`, args);
 }
 
 export function invoke(command, args = {}) {

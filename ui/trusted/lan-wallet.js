@@ -4,37 +4,14 @@
 // withdrawal names that quote and carries the approval passphrase or a TOTP code, cleared after every try. The
 // backup words, restoring and sending tokens are not here: they stay on the node (`aiui-cli wallet`). Everything
 // is drawn with DOM APIs from the host's JSON, as text.
+import { lanPost as post } from './ipc.js';
+
 const $ = (id) => document.getElementById(id);
 const sats = (n) => `${Number(n).toLocaleString('en-US')} ${Number(n) === 1 ? 'sat' : 'sats'}`;
 // The same delay as an approval's: Withdraw unlocks once the quote has been on screen this long.
 const APPROVE_DELAY_MS = 1000;
 
-let csrf = null;
 let quote = null; // the quote on screen: { id, ... } as the host wrote it
-
-async function token() {
-  if (csrf) return csrf;
-  const answer = await fetch('api/session', { credentials: 'same-origin', cache: 'no-store' }).then((r) => r.json());
-  if (!answer.signed_in) {
-    window.location.assign('login.html');
-    throw { code: 'signed_out', message: 'Signed out: sign in again.' };
-  }
-  csrf = answer.csrf;
-  return csrf;
-}
-
-async function post(path, body = {}) {
-  const response = await fetch(path, {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': await token() },
-    body: JSON.stringify(body),
-  });
-  const answer = await response.json().catch(() => ({ code: 'http', message: `The service answered ${response.status}.` }));
-  if (response.status === 401) window.location.assign('login.html');
-  if (!response.ok) throw answer;
-  return answer;
-}
 
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);

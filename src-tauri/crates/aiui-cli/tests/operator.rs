@@ -36,6 +36,13 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// What a test script printed after its `== name` line, up to the next one.
+fn section_of(stdout: &str, name: &str) -> String {
+    let start =
+        stdout.find(&format!("== {name}\n")).unwrap_or_else(|| panic!("no section {name}:\n{stdout}")) + name.len() + 4;
+    stdout[start..].split("\n== ").next().unwrap().to_owned()
+}
+
 #[test]
 fn budget_set_then_get_round_trips_and_refuses_nonsense() {
     let dir = tempfile::tempdir().unwrap();
@@ -144,10 +151,7 @@ echo '== done'
     .unwrap();
     let stdout = text(&out.stdout);
     assert!(stdout.contains("== done"), "the sequence stopped:\n{stdout}\n{}", text(&out.stderr));
-    let section = |name: &str| {
-        let start = stdout.find(&format!("== {name}\n")).unwrap() + name.len() + 4;
-        stdout[start..].split("\n== ").next().unwrap().to_owned()
-    };
+    let section = |name: &str| section_of(&stdout, name);
     let invoice = section("invoice");
     assert!(invoice.starts_with("lnbc") || invoice.starts_with("lntb") || invoice.starts_with("lnbcrt"), "{invoice}");
     assert!(invoice.contains("Minted 50 sats"), "{invoice}");
@@ -226,10 +230,7 @@ echo '== done'
     .unwrap();
     let stdout = text(&out.stdout);
     assert!(stdout.contains("== done"), "the sequence stopped:\n{stdout}\n{}", text(&out.stderr));
-    let section = |name: &str| {
-        let start = stdout.find(&format!("== {name}\n")).unwrap() + name.len() + 4;
-        stdout[start..].split("\n== ").next().unwrap().to_owned()
-    };
+    let section = |name: &str| section_of(&stdout, name);
     let unasked = section("unasked");
     assert!(unasked.contains("the most it can cost") && unasked.contains("refused"), "{unasked}");
     assert!(unasked.contains("--yes"), "says how to approve without a terminal: {unasked}");

@@ -215,7 +215,7 @@ impl Ledger {
         Ok(Self { conn: Mutex::new(conn) })
     }
 
-    /// Runs a compare-and-set update: exactly one row must match `id` in one of the `from` states.
+    /// Runs a compare-and-set update on a payment: exactly one row must match `id` in one of the `from` states.
     fn transition(
         &self,
         id: &str,
@@ -223,8 +223,20 @@ impl Ledger {
         set: &str,
         values: &[&dyn rusqlite::ToSql],
     ) -> Result<(), PayError> {
+        self.transition_in("payments", id, from, set, values)
+    }
+
+    /// The compare-and-set update of [`Ledger::transition`] on `table` (`payments` or `outflows`).
+    fn transition_in(
+        &self,
+        table: &'static str,
+        id: &str,
+        from: &[PaymentState],
+        set: &str,
+        values: &[&dyn rusqlite::ToSql],
+    ) -> Result<(), PayError> {
         let states = from.iter().map(|s| format!("'{}'", s.as_str())).collect::<Vec<_>>().join(", ");
-        let sql = format!("UPDATE payments SET {set}, updated_ms = ?2 WHERE id = ?1 AND state IN ({states})");
+        let sql = format!("UPDATE {table} SET {set}, updated_ms = ?2 WHERE id = ?1 AND state IN ({states})");
         let now = crate::now_ms();
         let mut params: Vec<&dyn rusqlite::ToSql> = vec![&id, &now];
         params.extend_from_slice(values);
@@ -234,7 +246,7 @@ impl Ledger {
             return Ok(());
         }
         let now_state: Option<String> = conn
-            .query_row("SELECT state FROM payments WHERE id = ?1", params![id], |r| r.get(0))
+            .query_row(&format!("SELECT state FROM {table} WHERE id = ?1"), params![id], |r| r.get(0))
             .optional()
             .map_err(db_err)?;
         Err(match now_state {

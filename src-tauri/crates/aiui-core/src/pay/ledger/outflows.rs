@@ -161,23 +161,7 @@ impl Ledger {
         set: &str,
         values: &[&dyn rusqlite::ToSql],
     ) -> Result<(), PayError> {
-        let states = from.iter().map(|s| format!("'{}'", s.as_str())).collect::<Vec<_>>().join(", ");
-        let sql = format!("UPDATE outflows SET {set}, updated_ms = ?2 WHERE id = ?1 AND state IN ({states})");
-        let now = crate::now_ms();
-        let mut all: Vec<&dyn rusqlite::ToSql> = vec![&id, &now];
-        all.extend_from_slice(values);
-        let conn = self.conn();
-        if conn.execute(&sql, all.as_slice()).map_err(db_err)? == 1 {
-            return Ok(());
-        }
-        let state: Option<String> = conn
-            .query_row("SELECT state FROM outflows WHERE id = ?1", params![id], |r| r.get(0))
-            .optional()
-            .map_err(db_err)?;
-        Err(match state {
-            None => PayError::UnknownPayment(id.to_owned()),
-            Some(state) => PayError::Moved { id: id.to_owned(), state },
-        })
+        self.transition_in("outflows", id, from, set, values)
     }
 
     /// The proofs are with the mint (a melt requested) or in a token (`token`): their face value is `amount`.
