@@ -174,6 +174,12 @@ pub struct PendingView {
     pub class: &'static str,
     pub risk: &'static str,
     pub backend: String,
+    /// Who asked, in the host's words ("this desktop", "a LAN session from 192.168.1.20 (signed in …)").
+    pub requester: String,
+    /// Whether a LAN user asked (the window marks it, so the owner never mistakes it for their own request).
+    pub from_lan: bool,
+    /// Where the decision goes: `local` (this process's gate) or `lan` (the LAN service, through the kiosk socket).
+    pub route: &'static str,
     pub created_at_ms: i64,
     pub expires_at_ms: i64,
     /// The host's clock when this was read, so the window counts down without trusting its own clock.
@@ -212,6 +218,9 @@ impl From<ConfirmRequest> for PendingView {
             class,
             risk,
             backend: r.backend.label(),
+            requester: r.requester.label(),
+            from_lan: r.requester.is_lan(),
+            route: "local",
             created_at_ms: r.created_at_ms,
             expires_at_ms: r.expires_at_ms,
             now_ms: crate::now_ms(),

@@ -18,7 +18,7 @@ use crate::backends::chain::{Chain, TurnContext};
 use crate::backends::{BackendError, BackendId, ChatRequest, Message, ToolCall, Turn};
 use crate::budget::{BudgetStore, PaymentPolicy};
 use crate::egress::{KnownSecret, Screen};
-use crate::gate::{Gate, Proposal, Verdict};
+use crate::gate::{Gate, Proposal, Requester, Verdict};
 use crate::node::{Mint, NodeClient, NodeError};
 use crate::store::{ConversationId, Store, StoreError};
 use crate::tools::{self, Grants, Registry, ToolError, ValidatedCall, summary};
@@ -167,12 +167,23 @@ impl Agent {
         (policy, notice)
     }
 
-    /// Runs one turn for the owner's `text` in `conversation`, sending events as it goes.
+    /// Runs one turn for the owner's `text` in `conversation`, sending events as it goes, asked from this desktop.
     pub async fn turn(
         &self,
         conversation: &ConversationId,
         text: &str,
         events: &UnboundedSender<Event>,
+    ) -> Result<TurnOutcome, AgentError> {
+        self.turn_as(conversation, text, events, &Requester::default()).await
+    }
+
+    /// [`Agent::turn`], asked by `requester`: every confirmation it opens names them.
+    pub async fn turn_as(
+        &self,
+        conversation: &ConversationId,
+        text: &str,
+        events: &UnboundedSender<Event>,
+        requester: &Requester,
     ) -> Result<TurnOutcome, AgentError> {
         let config = self.config.read().unwrap_or_else(|p| p.into_inner()).clone();
         let (policy, mut policy_notice) = self.payment_policy().await;
@@ -233,7 +244,7 @@ impl Agent {
                     },
                     None => {
                         let (result, stop) =
-                            self.run_tool(conversation, call, &config.grants, &turn.backend, events).await?;
+                            self.run_tool(conversation, call, &config.grants, &turn.backend, requester, events).await?;
                         declined = stop;
                         result
                     }
@@ -340,6 +351,7 @@ impl Agent {
         call: &ToolCall,
         grants: &Grants,
         backend: &BackendId,
+        requester: &Requester,
         events: &UnboundedSender<Event>,
     ) -> Result<(Message, Option<(StopReason, String)>), AgentError> {
         let raw = call.arguments.clone().unwrap_or_else(|e| Value::String(e.raw));
@@ -356,7 +368,7 @@ impl Agent {
         };
         let mut request_id = None;
         if validated.tool.class.needs_confirmation() {
-            match self.confirm(conversation, &validated, backend, events).await {
+            match self.confirm(conversation, &validated, backend, requester, events).await {
                 Ok(id) => request_id = Some(id),
                 Err((reason, message)) => return Ok((result(DENIED_RESULT.into(), true), Some((reason, message)))),
             }
@@ -410,6 +422,7 @@ impl Agent {
         conversation: &ConversationId,
         call: &ValidatedCall<'_>,
         backend: &BackendId,
+        requester: &Requester,
         events: &UnboundedSender<Event>,
     ) -> Result<String, (StopReason, String)> {
         let app = call.app().unwrap_or_default();
@@ -429,6 +442,7 @@ impl Agent {
             summary: summary.clone(),
             class: call.tool.class,
             backend: backend.clone(),
+            requester: requester.clone(),
         };
         let waiter = self.gate.open(proposal).map_err(|e| (StopReason::Denied, format!("Not done: {summary}. {e}")))?;
         emit(events, Event::AwaitingConfirmation { request: waiter.request.clone() });

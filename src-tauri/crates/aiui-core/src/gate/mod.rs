@@ -5,6 +5,7 @@
 //! different request is refused. No decision before the expiry means no.
 
 pub mod audit;
+pub mod remote;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -35,8 +36,47 @@ pub struct ConfirmRequest {
     pub class: ToolClass,
     /// Which backend proposed it.
     pub backend: BackendId,
+    /// Who asked for the turn that proposed it, as the host knows it (never from the page or the model).
+    #[serde(default)]
+    pub requester: Requester,
     pub created_at_ms: i64,
     pub expires_at_ms: i64,
+}
+
+/// Where the turn behind a confirmation came from, as the host that ran it knows: the owner deciding on the kiosk
+/// or the trusted origin sees whether it was them or somebody on the LAN.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Requester {
+    /// The desktop app's chat window on this computer.
+    #[default]
+    ThisDesktop,
+    /// The node's own touchscreen (`aiui --kiosk`).
+    Kiosk,
+    /// `aiui-cli chat` in a terminal.
+    Terminal,
+    /// A LAN user of the chat origin: the address they signed in from, when, and the session's short id (the one
+    /// `aiui-cli serve sessions` lists and revokes).
+    Lan { address: String, signed_in_at_ms: i64, session: String },
+}
+
+impl Requester {
+    /// The words the confirmation shows, e.g. "a LAN session from 192.168.1.20 (signed in 14:02, session 3f9a1c)".
+    pub fn label(&self) -> String {
+        match self {
+            Self::ThisDesktop => "this desktop".into(),
+            Self::Kiosk => "the node's own screen (kiosk)".into(),
+            Self::Terminal => "a terminal on this machine (aiui-cli chat)".into(),
+            Self::Lan { address, signed_in_at_ms, session } => {
+                let at = crate::format_time_ms(*signed_in_at_ms);
+                format!("a LAN session from {address} (signed in {at}, session {session})")
+            }
+        }
+    }
+
+    pub fn is_lan(&self) -> bool {
+        matches!(self, Self::Lan { .. })
+    }
 }
 
 /// The owner's answer.
@@ -83,6 +123,7 @@ pub struct Proposal {
     pub summary: String,
     pub class: ToolClass,
     pub backend: BackendId,
+    pub requester: Requester,
 }
 
 struct Pending {
@@ -146,6 +187,7 @@ impl Gate {
             summary: proposal.summary,
             class: proposal.class,
             backend: proposal.backend,
+            requester: proposal.requester,
             created_at_ms: now,
             expires_at_ms: now + self.ttl.as_millis() as i64,
         };

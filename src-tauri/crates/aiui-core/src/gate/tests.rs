@@ -20,6 +20,7 @@ fn proposal() -> Proposal {
         summary: "Restart app `lnd` (running)".into(),
         class: ToolClass::Act,
         backend: BackendId::Local { model: "m".into() },
+        requester: Requester::default(),
     }
 }
 
