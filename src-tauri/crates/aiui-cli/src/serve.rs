@@ -53,6 +53,25 @@ pub struct ServeArgs {
     /// Trust X-Forwarded-For / X-Real-IP / X-Forwarded-Host from a proxy on this machine (the node's nginx).
     #[arg(long)]
     pub trust_proxy: bool,
+    /// A host name the chat origin answers to (repeat for more). IP addresses and localhost always work; any other
+    /// name gets 421, so a page on a foreign name that DNS points here reaches nothing.
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    pub allowed_hosts: Vec<String>,
+    /// A host name the trusted origin answers to (repeat for more); the first is also where the chat page links
+    /// for approvals, unless --trusted-url says otherwise.
+    #[arg(long = "trusted-host", value_name = "NAME")]
+    pub trusted_hosts: Vec<String>,
+    /// Signing in on the trusted origin needs the approval passphrase and a TOTP code, both.
+    #[arg(long)]
+    pub approval_needs_both: bool,
+    /// A Unix socket for the node's kiosk (`aiui --kiosk`) to approve LAN requests on its own screen. Its directory
+    /// must exist; the socket is made 0660, so the kiosk's user reaches it through the group.
+    #[arg(long, value_name = "PATH")]
+    pub kiosk_socket: Option<PathBuf>,
+    /// Where LAN requests are approved: trusted (the trusted origin), kiosk (the node's screen; the trusted origin
+    /// can then only deny) or both. kiosk and both need --kiosk-socket.
+    #[arg(long, value_name = "WHERE", default_value = "trusted")]
+    pub lan_approver: aiui_web::LanApprover,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -65,6 +84,28 @@ pub enum Action {
     /// Make a TOTP secret for approvals (instead of, or besides, the approval passphrase); prints the otpauth:// URL
     /// to add to an authenticator app, once.
     SetApprovalTotp(SetArgs),
+    /// List the running service's sessions (both origins), or end some: `sessions revoke <ID>…` or `--all`.
+    Sessions(SessionsArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SessionsArgs {
+    #[command(subcommand)]
+    pub action: Option<SessionsAction>,
+    /// The data dir the service uses (default: $AIUI_DATA_DIR or ~/.local/share/aiui).
+    #[arg(long, value_name = "DIR", global = true)]
+    pub data_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum SessionsAction {
+    /// End the sessions with these ids (as `serve sessions` lists them), or every session with --all.
+    Revoke {
+        #[arg(value_name = "ID", required_unless_present = "all")]
+        ids: Vec<String>,
+        #[arg(long, conflicts_with = "ids")]
+        all: bool,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -86,6 +127,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             println!("{}", url.expose());
             Ok(())
         }
+        (Some(Action::Sessions(sessions)), _) => sessions_command(sessions).await,
         (None, serve) => serve_until_stopped(serve).await,
     }
 }
@@ -108,10 +150,67 @@ fn set_passphrase(set: SetArgs, kind: Kind) -> anyhow::Result<()> {
     };
     passphrase::set(&dir, kind, &passphrase)?;
     println!("The {} is set (an argon2id hash in {}).", kind.label(), kind.file(&dir).display());
+    println!("A running `aiui-cli serve` uses it within a second, and ends the sessions signed in with the old one.");
     if kind == Kind::Lan && passphrase::StoredHash::load(&dir, Kind::Approval)?.is_none() {
         println!("Set the approval passphrase too: aiui-cli serve set-approval-password");
     }
     Ok(())
+}
+
+/// `serve sessions`: the list the running service keeps in its data dir, or a revocation it carries out within a
+/// second (the command waits for it and says what happened).
+async fn sessions_command(args: SessionsArgs) -> anyhow::Result<()> {
+    let dir = crate::data_dir(args.data_dir)?;
+    let Some(list) = aiui_web::control::read_sessions(&dir)? else {
+        bail!("no session list in {}: is `aiui-cli serve` running with this data dir?", dir.display());
+    };
+    let age_s = (aiui_core::now_ms() - list.written_at_ms) / 1000;
+    let stale = age_s > 90;
+    match args.action {
+        None => {
+            if stale {
+                println!("note: the list is {age_s} s old; the service may not be running.");
+            }
+            if list.sessions.is_empty() {
+                println!("No one is signed in.");
+            }
+            for s in &list.sessions {
+                println!(
+                    "{}  {:<7}  from {:<15}  signed in {}  last active {}",
+                    s.id,
+                    s.origin,
+                    s.address,
+                    aiui_core::format_time_ms(s.signed_in_at_ms),
+                    aiui_core::format_time_ms(s.last_active_ms)
+                );
+            }
+            Ok(())
+        }
+        Some(SessionsAction::Revoke { ids, all }) => {
+            let unknown: Vec<&String> = ids.iter().filter(|id| list.sessions.iter().all(|s| &s.id != *id)).collect();
+            if !unknown.is_empty() {
+                bail!("no session with the id {unknown:?} (see `aiui-cli serve sessions`); nothing was ended");
+            }
+            if stale {
+                bail!("the session list is {age_s} s old: the service does not seem to be running; nothing was ended");
+            }
+            aiui_web::control::request_revoke(&dir, &aiui_web::control::Revoke { ids: ids.clone(), all })?;
+            // The service removes the request once it has ended the sessions.
+            let asked = aiui_web::control::revoke_file(&dir);
+            for _ in 0..50 {
+                if !asked.exists() {
+                    let what = if all { "Every session".to_owned() } else { format!("{} session(s)", ids.len()) };
+                    println!("{what} ended; those browsers must sign in again.");
+                    return Ok(());
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            let _ = std::fs::remove_file(&asked);
+            bail!(
+                "the service did not pick up the request within 5 s (is it running with this data dir?); nothing was ended"
+            )
+        }
+    }
 }
 
 async fn serve_until_stopped(args: ServeArgs) -> anyhow::Result<()> {
@@ -123,6 +222,11 @@ async fn serve_until_stopped(args: ServeArgs) -> anyhow::Result<()> {
     config.trusted_url = args.trusted_url.clone();
     config.secure_cookies = args.secure_cookies;
     config.trust_proxy = args.trust_proxy;
+    config.chat_hosts = args.allowed_hosts.clone();
+    config.trusted_hosts = args.trusted_hosts.clone();
+    config.approval_needs_both = args.approval_needs_both;
+    config.kiosk_socket = args.kiosk_socket.clone();
+    config.lan_approver = args.lan_approver;
 
     let Assembled { agent, budget, payments, notices, node_url, demo } = crate::chat::assemble(&args.assistant).await?;
     for notice in &notices {

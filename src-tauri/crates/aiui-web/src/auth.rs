@@ -15,8 +15,23 @@ use sha2::{Digest, Sha256};
 
 use crate::{ApiError, WebConfig};
 
-/// How long a session lives without a request.
-pub const SESSION_IDLE: Duration = Duration::from_secs(12 * 60 * 60);
+/// How long a session lives: `idle` without activity, `absolute` at most however active it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lifetime {
+    pub idle: Duration,
+    pub absolute: Duration,
+}
+
+/// A LAN user's chat session: a working day without a request, a week at most.
+pub const CHAT_LIFETIME: Lifetime =
+    Lifetime { idle: Duration::from_secs(12 * 60 * 60), absolute: Duration::from_secs(7 * 24 * 60 * 60) };
+/// The owner's trusted session: ten minutes without a decision or a change (a polling tab does not count), twenty
+/// at most. A tab left open on a shared screen approves nothing an hour later.
+pub const TRUSTED_LIFETIME: Lifetime =
+    Lifetime { idle: Duration::from_secs(10 * 60), absolute: Duration::from_secs(20 * 60) };
+
+/// The most live sessions one address group holds on an origin; signing in again ends its oldest.
+pub const SESSIONS_PER_ADDRESS: usize = 8;
 
 /// 32 random bytes as hex: session ids and CSRF tokens.
 pub fn random_token() -> String {
@@ -34,12 +49,20 @@ pub struct Session {
     /// The CSRF token every state-changing request must carry in `X-CSRF-Token`. Given only in a same-origin JSON
     /// answer (never in a cookie: cookies are shared across ports of one host).
     pub csrf: String,
+    /// The first 12 hex digits of the session's key: what `aiui-cli serve sessions` lists and revokes, and what a
+    /// confirmation names. Not usable as a cookie.
+    pub short_id: String,
+    /// The address it signed in from.
+    pub address: IpAddr,
+    pub signed_in_at_ms: i64,
+    signed_in: Instant,
     pub state: Mutex<SessionState>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct SessionState {
-    last_seen: Option<Instant>,
+    last_active: Instant,
+    last_active_ms: i64,
     /// The conversations this session started: the only ones it may list, open or continue.
     pub conversations: HashSet<String>,
     /// Whether a turn of this session is running (one at a time per session).
@@ -47,14 +70,34 @@ pub struct SessionState {
     /// When this session was first shown each pending confirmation (trusted origin): an approval sooner than the
     /// approve delay after it is refused.
     pub shown: HashMap<String, Instant>,
+    /// The event streams this session holds open now.
+    pub streams: usize,
+}
+
+/// A session as `aiui-cli serve sessions` lists it: nothing in it signs anyone in.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SessionInfo {
+    pub id: String,
+    pub origin: String,
+    pub address: String,
+    pub signed_in_at_ms: i64,
+    pub last_active_ms: i64,
 }
 
 /// The sessions of one origin. The cookie holds a random token; the table is keyed by its SHA-256, so the table
 /// never holds a usable cookie value.
 #[derive(Debug)]
 pub struct Sessions {
-    pub cookie: &'static str,
+    /// `chat` or `trusted`, in logs and in the session list.
+    pub origin: &'static str,
+    /// The cookie's name: `__Host-<name>` when served over TLS, so no other host or path can set or shadow it.
+    pub cookie: String,
+    path: String,
+    secure: bool,
+    lifetime: Lifetime,
     map: Mutex<HashMap<String, Arc<Session>>>,
+    /// Bumped on every sign-in, sign-out and revocation: the session list file is rewritten when it moves.
+    generation: std::sync::atomic::AtomicU64,
 }
 
 fn key(token: &str) -> String {
@@ -62,78 +105,186 @@ fn key(token: &str) -> String {
 }
 
 impl Sessions {
-    pub fn new(cookie: &'static str) -> Self {
-        Self { cookie, map: Mutex::new(HashMap::new()) }
+    /// `name` is the cookie's base name (`aiui_lan`); over TLS it gets the `__Host-` prefix and `Path=/`, which
+    /// the prefix requires.
+    pub fn new(origin: &'static str, name: &str, config: &WebConfig, lifetime: Lifetime) -> Self {
+        let (cookie, path) = if config.secure_cookies {
+            (format!("__Host-{name}"), "/".to_owned())
+        } else {
+            (name.to_owned(), config.base_path.clone())
+        };
+        Self {
+            origin,
+            cookie,
+            path,
+            secure: config.secure_cookies,
+            lifetime,
+            map: Mutex::new(HashMap::new()),
+            generation: std::sync::atomic::AtomicU64::new(0),
+        }
     }
 
-    /// Starts a session; returns the cookie token and the session.
-    pub fn create(&self) -> (String, Arc<Session>) {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Session>>> {
+        self.map.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn bump(&self) {
+        self.generation.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Moves on every sign-in, sign-out and revocation.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Starts a session for a browser at `address`; returns the cookie token and the session. The address group's
+    /// oldest session ends when it already holds [`SESSIONS_PER_ADDRESS`].
+    pub fn create(&self, address: IpAddr) -> (String, Arc<Session>) {
         let token = random_token();
+        let id = key(&token);
+        let now = Instant::now();
         let session = Arc::new(Session {
             csrf: random_token(),
-            state: Mutex::new(SessionState { last_seen: Some(Instant::now()), ..SessionState::default() }),
+            short_id: id[..12].to_owned(),
+            address,
+            signed_in_at_ms: aiui_core::now_ms(),
+            signed_in: now,
+            state: Mutex::new(SessionState {
+                last_active: now,
+                last_active_ms: aiui_core::now_ms(),
+                conversations: HashSet::new(),
+                turn_running: false,
+                shown: HashMap::new(),
+                streams: 0,
+            }),
         });
-        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
-        map.retain(|_, s| s.state.lock().unwrap_or_else(|p| p.into_inner()).alive());
-        map.insert(key(&token), session.clone());
+        let mut map = self.lock();
+        map.retain(|_, s| self.alive(s));
+        let group = address_group(address);
+        let mut same: Vec<(String, Instant)> = map
+            .iter()
+            .filter(|(_, s)| address_group(s.address) == group)
+            .map(|(k, s)| (k.clone(), s.signed_in))
+            .collect();
+        same.sort_by_key(|(_, at)| *at);
+        let excess = (same.len() + 1).saturating_sub(SESSIONS_PER_ADDRESS);
+        for (old, _) in same.into_iter().take(excess) {
+            tracing::info!(origin = self.origin, %address, "a new sign-in from this address ended its oldest session");
+            map.remove(&old);
+        }
+        map.insert(id, session.clone());
+        drop(map);
+        self.bump();
         (token, session)
     }
 
-    /// The session named by the request's cookie, if it is alive; touching it extends it.
-    pub fn find(&self, headers: &HeaderMap) -> Option<(String, Arc<Session>)> {
-        let token = cookie(headers, self.cookie)?;
-        let id = key(&token);
-        let map = self.map.lock().unwrap_or_else(|p| p.into_inner());
-        let session = map.get(&id)?.clone();
+    fn alive(&self, session: &Session) -> bool {
+        let state = session.state.lock().unwrap_or_else(|p| p.into_inner());
+        state.last_active.elapsed() < self.lifetime.idle && session.signed_in.elapsed() < self.lifetime.absolute
+    }
+
+    /// The session named by the request's cookie, if it is alive. Finding it is not activity: see
+    /// [`Sessions::touch`]. Two cookies of this name (one planted by a page of another host or path) are refused.
+    pub(crate) fn find(&self, headers: &HeaderMap) -> Result<(String, Arc<Session>), ApiError> {
+        let mut tokens = cookies(headers, &self.cookie);
+        let Some(token) = tokens.next() else { return Err(ApiError::signed_out()) };
+        if tokens.next().is_some() {
+            tracing::warn!(origin = self.origin, "refused a request carrying two session cookies");
+            return Err(ApiError::duplicate_cookie());
+        }
+        let id = key(token);
+        let session = self.lock().get(&id).cloned().ok_or_else(ApiError::signed_out)?;
+        if !self.alive(&session) {
+            self.lock().remove(&id);
+            self.bump();
+            return Err(ApiError::signed_out());
+        }
+        Ok((id, session))
+    }
+
+    /// Counts as activity: the idle time starts again (never past the absolute lifetime).
+    pub fn touch(&self, session: &Session) {
         let mut state = session.state.lock().unwrap_or_else(|p| p.into_inner());
-        if !state.alive() {
-            return None;
-        }
-        state.last_seen = Some(Instant::now());
-        drop(state);
-        Some((id, session))
+        state.last_active = Instant::now();
+        state.last_active_ms = aiui_core::now_ms();
     }
 
-    /// Ends the session named by the request's cookie.
+    /// Ends the sessions named by the request's cookies.
     pub fn remove(&self, headers: &HeaderMap) {
-        if let Some(token) = cookie(headers, self.cookie) {
-            self.map.lock().unwrap_or_else(|p| p.into_inner()).remove(&key(&token));
+        for token in cookies(headers, &self.cookie) {
+            self.lock().remove(&key(token));
         }
+        self.bump();
     }
-}
 
-impl Sessions {
+    /// The live sessions, oldest first.
+    pub fn list(&self) -> Vec<SessionInfo> {
+        let map = self.lock();
+        let mut list: Vec<SessionInfo> = map
+            .values()
+            .filter(|s| self.alive(s))
+            .map(|s| SessionInfo {
+                id: s.short_id.clone(),
+                origin: self.origin.to_owned(),
+                address: s.address.to_string(),
+                signed_in_at_ms: s.signed_in_at_ms,
+                last_active_ms: s.state.lock().unwrap_or_else(|p| p.into_inner()).last_active_ms,
+            })
+            .collect();
+        list.sort_by_key(|s| s.signed_in_at_ms);
+        list
+    }
+
+    /// Ends every session whose short id is in `ids`, or all of them (`None`); returns how many ended.
+    pub fn revoke(&self, ids: Option<&[String]>) -> usize {
+        let mut map = self.lock();
+        let before = map.len();
+        map.retain(|_, s| ids.is_some_and(|ids| !ids.iter().any(|id| id == &s.short_id)));
+        let ended = before - map.len();
+        drop(map);
+        if ended > 0 {
+            self.bump();
+        }
+        ended
+    }
+
     /// The caller's session, checked for a call that changes something: the request comes from a page of this
-    /// origin and carries the session's CSRF token. `origin` names the origin in the log.
+    /// origin and carries the session's CSRF token. It counts as activity unless `activity` is false (a poll).
     pub(crate) fn checked(
         &self,
         headers: &HeaderMap,
         trust_proxy: bool,
-        origin: &str,
+        activity: bool,
     ) -> Result<(String, Arc<Session>), ApiError> {
-        let Some((key, session)) = self.find(headers) else {
-            tracing::warn!("refused a {origin} request without a {origin} session");
-            return Err(ApiError::signed_out());
-        };
+        let origin = self.origin;
+        let (key, session) = self.find(headers).inspect_err(|e| {
+            if e.code == "signed_out" {
+                tracing::warn!("refused a {origin} request without a live {origin} session");
+            }
+        })?;
         let token = headers.get("x-csrf-token").and_then(|v| v.to_str().ok()).unwrap_or_default();
         if !same_origin(headers, trust_proxy) || !same_token(token, &session.csrf) {
             tracing::warn!("refused a {origin} request without this origin's CSRF token");
             return Err(ApiError::forbidden_origin());
         }
+        if activity {
+            self.touch(&session);
+        }
         Ok((key, session))
     }
 
     /// After a passphrase was accepted: a new session, its cookie set, its CSRF token in the body.
-    pub(crate) fn signed_in(&self, config: &WebConfig) -> Result<Response, ApiError> {
-        let (token, session) = self.create();
-        let cookie = session_cookie(self.cookie, &token, &config.base_path, config.secure_cookies);
+    pub(crate) fn signed_in(&self, address: IpAddr) -> Result<Response, ApiError> {
+        let (token, session) = self.create(address);
+        tracing::info!(origin = self.origin, %address, session = %session.short_id, "signed in");
+        let cookie = session_cookie(&self.cookie, &token, &self.path, self.secure);
         with_cookie(Json(json!({ "csrf": session.csrf })).into_response(), &cookie)
     }
 
     /// Ends the caller's session and deletes its cookie (the caller was checked first).
-    pub(crate) fn signed_out(&self, headers: &HeaderMap, config: &WebConfig) -> Result<Response, ApiError> {
+    pub(crate) fn signed_out(&self, headers: &HeaderMap) -> Result<Response, ApiError> {
         self.remove(headers);
-        let cookie = expired_cookie(self.cookie, &config.base_path, config.secure_cookies);
+        let cookie = expired_cookie(&self.cookie, &self.path, self.secure);
         with_cookie(Json(json!({})).into_response(), &cookie)
     }
 }
@@ -143,18 +294,19 @@ fn with_cookie(mut response: Response, cookie: &str) -> Result<Response, ApiErro
     Ok(response)
 }
 
-impl SessionState {
-    fn alive(&self) -> bool {
-        self.last_seen.is_some_and(|at| at.elapsed() < SESSION_IDLE)
-    }
+/// Every value of one cookie in the request's `Cookie` headers, in order.
+fn cookies<'h>(headers: &'h HeaderMap, name: &'h str) -> impl Iterator<Item = &'h str> + 'h {
+    headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(';')).filter_map(
+        move |pair| {
+            let (k, v) = pair.trim().split_once('=')?;
+            (k == name && !v.is_empty()).then_some(v)
+        },
+    )
 }
 
-/// One cookie's value from the request's `Cookie` headers.
+/// One cookie's value from the request's `Cookie` headers (the first, when there are several).
 pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(';')).find_map(|pair| {
-        let (k, v) = pair.trim().split_once('=')?;
-        (k == name && !v.is_empty()).then(|| v.to_owned())
-    })
+    cookies(headers, name).next().map(str::to_owned)
 }
 
 /// The `Set-Cookie` value for a session: HttpOnly, SameSite=Strict, limited to the base path; Secure when served
@@ -182,6 +334,37 @@ pub fn same_origin(headers: &HeaderMap, trust_proxy: bool) -> bool {
     let Some(host) = host else { return false };
     let authority = origin.strip_prefix("https://").or_else(|| origin.strip_prefix("http://"));
     authority.is_some_and(|a| a.eq_ignore_ascii_case(host.trim()))
+}
+
+/// The host names an origin answers to (its `--allowed-host`/`--trusted-host` list). An IP address and
+/// `localhost` are always accepted: no DNS answer can rebind them. Any other name must be listed, so a page on
+/// a foreign name that a hostile DNS points at this machine gets 421.
+#[derive(Debug, Clone, Default)]
+pub struct AllowedHosts(Vec<String>);
+
+impl AllowedHosts {
+    pub fn new(names: &[String]) -> Self {
+        Self(names.iter().map(|n| n.trim().trim_end_matches('.').to_ascii_lowercase()).collect())
+    }
+
+    /// Whether a `Host` header's value (a name or address, with or without a port) is this origin's.
+    pub fn allows(&self, host: &str) -> bool {
+        let host = host.trim();
+        if let Some(rest) = host.strip_prefix('[') {
+            return rest.split_once(']').is_some_and(|(ip, _)| ip.parse::<std::net::Ipv6Addr>().is_ok());
+        }
+        let name = match host.rsplit_once(':') {
+            Some((name, port)) if !port.is_empty() && port.chars().all(|c| c.is_ascii_digit()) => name,
+            _ => host,
+        };
+        let name = name.trim_end_matches('.').to_ascii_lowercase();
+        !name.is_empty() && (name.parse::<IpAddr>().is_ok() || name == "localhost" || self.0.contains(&name))
+    }
+
+    /// The first listed name, if any: where the origin is reached.
+    pub fn first(&self) -> Option<&str> {
+        self.0.first().map(String::as_str)
+    }
 }
 
 /// The address a request is counted against: the peer, or (behind a proxy on this machine, when told to trust it)
@@ -337,6 +520,18 @@ mod tests {
         assert!(!same_origin(&headers(Some("http://127.0.0.1:5180"), "127.0.0.1:5181"), false), "another port");
         assert!(!same_origin(&headers(None, "127.0.0.1:5181"), false), "no Origin at all");
         assert!(!same_origin(&headers(Some("null"), "127.0.0.1:5181"), false), "a sandboxed frame");
+    }
+
+    #[test]
+    fn only_listed_names_ip_addresses_and_localhost_are_an_origin_s_hosts() {
+        let hosts = AllowedHosts::new(&["aiui.node.lan".into()]);
+        for ok in ["aiui.node.lan", "AIUI.node.lan.", "aiui.node.lan:443", "127.0.0.1:5180", "[::1]:5181", "localhost"]
+        {
+            assert!(hosts.allows(ok), "{ok}");
+        }
+        for refused in ["evil.example", "aiui.node.lan.evil.example", "", ":80", "[nonsense]:1", "approve.node.lan"] {
+            assert!(!hosts.allows(refused), "{refused}");
+        }
     }
 
     #[test]

@@ -3,20 +3,22 @@
 //! Server-Sent Events), and nothing of the trusted window: no confirmation's id or hash ever reaches it.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
+use aiui_core::gate::Requester;
 use aiui_core::store::ConversationId;
 use aiui_core::view::{AllowanceView, ChatEvent, ConversationDetail, ConversationView, NodeView, PackageView};
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::auth::{self, RateLimiter, Session, Sessions};
+use crate::auth::{self, AllowedHosts, LoginLimits, RateLimiter, Session, Sessions};
+use crate::origin::{Origin, Rules};
 use crate::passphrase::StoredHash;
 use crate::turns::{TurnLog, Turns};
 use crate::{ApiError, Shared, blocking, files};
@@ -28,70 +30,66 @@ const MAX_MESSAGE_CHARS: usize = 8000;
 
 pub(crate) const COOKIE: &str = "aiui_lan";
 
-const CSP: &str = "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+/// Event streams one session may hold open at once, and one turn: a page needs one; a reconnect briefly two.
+const STREAMS_PER_SESSION: usize = 4;
+const STREAMS_PER_TURN: usize = 2;
 
-struct ChatOrigin {
+/// Turns per LAN session and per address group: a person chatting never meets them; a script flooding the
+/// owner with confirmations, or spending the allowance, does.
+const TURN_LIMITS_PER_SESSION: LoginLimits = LoginLimits { per_address: 10, overall: usize::MAX, window: MINUTE };
+const TURN_LIMITS_PER_ADDRESS: LoginLimits = LoginLimits { per_address: 20, overall: usize::MAX, window: MINUTE };
+const MINUTE: std::time::Duration = std::time::Duration::from_secs(60);
+
+pub(crate) struct ChatOrigin {
     shared: Arc<Shared>,
-    sessions: Sessions,
-    limiter: RateLimiter,
-    lan: StoredHash,
+    pub(crate) rules: Rules,
+    /// The LAN passphrase's hash; the control loop replaces it when its file changes.
+    pub(crate) lan: RwLock<StoredHash>,
     turns: Turns,
+    turns_per_session: RateLimiter<String>,
+    turns_per_address: RateLimiter,
     trusted_port: u16,
+}
+
+impl Origin for ChatOrigin {
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    fn shared(&self) -> &Shared {
+        &self.shared
+    }
 }
 
 type St = State<Arc<ChatOrigin>>;
 
-pub(crate) fn router(shared: Arc<Shared>, lan: StoredHash, trusted_port: u16) -> Router {
-    let base = shared.config.base_path.clone();
-    let limiter = RateLimiter::new(shared.config.limits);
-    let origin = Arc::new(ChatOrigin {
+pub(crate) fn origin(shared: Arc<Shared>, lan: StoredHash, trusted_port: u16) -> Arc<ChatOrigin> {
+    let config = &shared.config;
+    let rules = Rules {
+        name: "chat",
+        sessions: Sessions::new("chat", COOKIE, config, auth::CHAT_LIFETIME),
+        limiter: RateLimiter::new(config.limits),
+        hosts: AllowedHosts::new(&config.chat_hosts),
+        page: "index.html",
+        allows: files::chat_allows,
+    };
+    Arc::new(ChatOrigin {
         shared,
-        sessions: Sessions::new(COOKIE),
-        limiter,
-        lan,
+        rules,
+        lan: RwLock::new(lan),
         turns: Turns::default(),
+        turns_per_session: RateLimiter::new(TURN_LIMITS_PER_SESSION),
+        turns_per_address: RateLimiter::new(TURN_LIMITS_PER_ADDRESS),
         trusted_port,
-    });
-    let router = Router::new()
-        .route(&base, get(page))
-        .route(&format!("{base}index.html"), get(page))
-        .route(&format!("{base}api/session"), get(session))
+    })
+}
+
+pub(crate) fn router(origin: Arc<ChatOrigin>) -> Router {
+    let base = origin.shared.config.base_path.clone();
+    let api = Router::new()
         .route(&format!("{base}api/login"), post(login))
-        .route(&format!("{base}api/logout"), post(logout))
         .route(&format!("{base}api/invoke/{{command}}"), post(invoke))
-        .route(&format!("{base}api/turns/{{turn}}/events"), get(events))
-        .route(&format!("{base}{{*path}}"), get(file));
-    files::with_bare_base_redirect(router, &base).layer(axum::middleware::map_response(headers)).with_state(origin)
-}
-
-async fn headers(mut response: Response) -> Response {
-    files::set_security_headers(response.headers_mut(), CSP);
-    response
-}
-
-impl ChatOrigin {
-    /// The caller's session, checked for a call that changes something (origin and CSRF token).
-    fn guard(&self, headers: &HeaderMap) -> Result<(String, Arc<Session>), ApiError> {
-        self.sessions.checked(headers, self.shared.config.trust_proxy, "chat")
-    }
-}
-
-async fn page(State(origin): St, headers: HeaderMap) -> Response {
-    if origin.sessions.find(&headers).is_none() {
-        return Redirect::to("login.html").into_response();
-    }
-    origin.shared.ui.serve("index.html", files::chat_allows).await
-}
-
-async fn file(State(origin): St, Path(path): Path<String>) -> Response {
-    origin.shared.ui.serve(&path, files::chat_allows).await
-}
-
-async fn session(State(origin): St, headers: HeaderMap) -> Json<Value> {
-    match origin.sessions.find(&headers) {
-        Some((_, session)) => Json(json!({ "origin": "chat", "signed_in": true, "csrf": session.csrf })),
-        None => Json(json!({ "origin": "chat", "signed_in": false })),
-    }
+        .route(&format!("{base}api/turns/{{turn}}/events"), get(events));
+    crate::origin::router(origin, api)
 }
 
 #[derive(Deserialize)]
@@ -105,17 +103,9 @@ async fn login(
     headers: HeaderMap,
     Json(body): Json<Login>,
 ) -> Result<Response, ApiError> {
-    let config = &origin.shared.config;
-    if !auth::same_origin(&headers, config.trust_proxy) {
-        return Err(ApiError::forbidden_origin());
-    }
-    let addr = auth::client_addr(peer, &headers, config.trust_proxy);
-    origin.limiter.admit(addr).map_err(|wait| {
-        tracing::warn!(%addr, "LAN sign-in rate limited");
-        ApiError::rate_limited(wait)
-    })?;
-    let ok = origin.shared.verify(&origin.lan, &body.passphrase).await?;
-    if !ok {
+    let addr = origin.rules.sign_in_address(&origin.shared, peer, &headers)?;
+    let lan = origin.lan.read().unwrap_or_else(|p| p.into_inner()).clone();
+    if !origin.shared.verify(&lan, &body.passphrase).await? {
         tracing::warn!(%addr, "a wrong LAN passphrase");
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
@@ -123,13 +113,7 @@ async fn login(
             "That LAN passphrase is not right. Check it with the node's owner and try again.",
         ));
     }
-    origin.limiter.succeeded(addr);
-    origin.sessions.signed_in(config)
-}
-
-async fn logout(State(origin): St, headers: HeaderMap) -> Result<Response, ApiError> {
-    origin.guard(&headers)?;
-    origin.sessions.signed_out(&headers, &origin.shared.config)
+    origin.rules.sign_in(addr)
 }
 
 fn arg<T: serde::de::DeserializeOwned>(args: &Value, name: &str) -> Result<T, ApiError> {
@@ -143,7 +127,7 @@ async fn invoke(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    let (key, session) = origin.guard(&headers)?;
+    let (key, session) = origin.rules.guard(&origin.shared, &headers, true)?;
     let args: Value = if body.is_empty() {
         json!({})
     } else {
@@ -229,18 +213,22 @@ fn owned(session: &Session, id: &str) -> Result<(), ApiError> {
     }
 }
 
-/// Where the chat page links for confirmations: `--trusted-url`, else this host name on the trusted port.
+/// Where the chat page links for confirmations, from configuration: `--trusted-url`, else the first
+/// `--trusted-host`, else this (checked) host name on the trusted port.
 fn trusted_url(origin: &ChatOrigin, headers: &HeaderMap) -> String {
     let config = &origin.shared.config;
     if let Some(url) = &config.trusted_url {
         return url.clone();
+    }
+    let scheme = if config.secure_cookies { "https" } else { "http" };
+    if let Some(name) = config.trusted_hosts.first() {
+        return format!("{scheme}://{name}{}", config.base_path);
     }
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or("127.0.0.1");
     let name = match host.rsplit_once(':') {
         Some((name, port)) if port.chars().all(|c| c.is_ascii_digit()) => name,
         _ => host,
     };
-    let scheme = if config.secure_cookies { "https" } else { "http" };
     format!("{scheme}://{name}:{}{}", origin.trusted_port, config.base_path)
 }
 
@@ -263,6 +251,18 @@ async fn start_turn(
     if let Some(id) = &conversation {
         owned(session, id)?;
     }
+    let limited = |wait: std::time::Duration| {
+        tracing::warn!(address = %session.address, session = %session.short_id, "LAN turns rate limited");
+        ApiError {
+            message: format!(
+                "That is a lot of messages at once. Wait {} seconds, then ask again.",
+                wait.as_secs().max(1)
+            ),
+            ..ApiError::rate_limited(wait)
+        }
+    };
+    origin.turns_per_session.admit_key(session.short_id.clone()).map_err(limited)?;
+    origin.turns_per_address.admit(session.address).map_err(limited)?;
     {
         let mut state = session.state.lock().unwrap_or_else(|p| p.into_inner());
         if state.turn_running {
@@ -295,14 +295,20 @@ async fn start_turn(
     origin.turns.insert(turn_id.clone(), log.clone());
     let session = session.clone();
     let conversation = id.0.clone();
+    // Written here, from what the sign-in recorded: the owner's confirmation says who asked.
+    let requester = Requester::Lan {
+        address: session.address.to_string(),
+        signed_in_at_ms: session.signed_in_at_ms,
+        session: session.short_id.clone(),
+    };
     tokio::spawn(async move {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let turn = {
             let (agent, id) = (agent.clone(), id.clone());
-            tokio::spawn(async move { agent.turn(&id, &text, &tx).await })
+            tokio::spawn(async move { agent.turn_as(&id, &text, &tx, &requester).await })
         };
         while let Some(event) = rx.recv().await {
-            log.push(ChatEvent::from(event));
+            log.push(for_the_chat_origin(ChatEvent::from(event)));
         }
         let failure = match turn.await {
             Ok(Ok(_)) => None,
@@ -319,11 +325,25 @@ async fn start_turn(
     Ok(json!({ "conversation": conversation, "turn": turn_id }))
 }
 
+/// What of an event the chat origin may see: a receipt's request id is the trusted side's (the chat origin never
+/// holds a confirmation's id or hash), so it is taken out.
+fn for_the_chat_origin(event: ChatEvent) -> ChatEvent {
+    match event {
+        ChatEvent::Surface { mut surface } => {
+            if let Some(fields) = surface.as_object_mut() {
+                fields.remove("request_id");
+            }
+            ChatEvent::Surface { surface }
+        }
+        other => other,
+    }
+}
+
 /// A turn's events as Server-Sent Events, from the start or after `Last-Event-ID`; only to the session that
-/// started the turn.
+/// started the turn, and only so many streams at once per session and per turn.
 async fn events(State(origin): St, Path(turn): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
     // An EventSource sends no CSRF token (a GET changes nothing): the session's cookie is the check.
-    let Some((key, _)) = origin.sessions.find(&headers) else { return Err(ApiError::signed_out()) };
+    let (key, session) = origin.rules.sessions.find(&headers)?;
     let log = origin.turns.get(&turn).filter(|log| auth::same_token(&log.owner, &key));
     let Some(log) = log else {
         return Err(ApiError::new(StatusCode::NOT_FOUND, "unknown_turn", "There is no such turn in this session."));
@@ -334,9 +354,44 @@ async fn events(State(origin): St, Path(turn): Path<String>, headers: HeaderMap)
         .and_then(|v| v.parse::<usize>().ok())
         // An id no turn reaches (usize::MAX from a hostile client) asks for nothing more, not for an overflow.
         .map_or(0, |last| last.saturating_add(1));
+    let Some(slot) = StreamSlot::take(session, log.clone()) else {
+        tracing::warn!(turn = %&turn[..turn.len().min(8)], "refused an event stream: as many are open as allowed");
+        return Err(ApiError {
+            message: "This page has too many event streams open. Close other tabs of this chat and reload.".into(),
+            ..ApiError::rate_limited(std::time::Duration::from_secs(5))
+        });
+    };
     use futures_util::StreamExt;
-    let stream = crate::turns::stream(log, start).map(|(index, event)| {
+    let stream = crate::turns::stream(log, start).map(move |(index, event)| {
+        // The slot lives as long as the stream: dropping the connection frees it.
+        let _slot = &slot;
         Event::default().id(index.to_string()).json_data(&event).map_err(|e| std::io::Error::other(e.to_string()))
     });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()).into_response())
+}
+
+/// One open event stream, counted against its session and its turn until it is dropped.
+struct StreamSlot {
+    session: Arc<Session>,
+    log: Arc<TurnLog>,
+}
+
+impl StreamSlot {
+    fn take(session: Arc<Session>, log: Arc<TurnLog>) -> Option<Self> {
+        let mut state = session.state.lock().unwrap_or_else(|p| p.into_inner());
+        if state.streams >= STREAMS_PER_SESSION || !log.open_stream(STREAMS_PER_TURN) {
+            return None;
+        }
+        state.streams += 1;
+        drop(state);
+        Some(Self { session, log })
+    }
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        let mut state = self.session.state.lock().unwrap_or_else(|p| p.into_inner());
+        state.streams = state.streams.saturating_sub(1);
+        self.log.close_stream();
+    }
 }

@@ -6,7 +6,10 @@
 
 pub mod auth;
 mod chat;
+pub mod control;
 mod files;
+mod kiosk;
+mod origin;
 pub mod passphrase;
 mod serve;
 mod trusted;
@@ -67,6 +70,43 @@ pub struct WebConfig {
     /// The most connections each origin holds open at once (chat, trusted): each has its own, so a flooded chat
     /// origin never starves the owner's.
     pub max_connections: (usize, usize),
+    /// Host names the chat origin answers to, and the trusted origin (IP addresses and `localhost` always): any
+    /// other `Host` gets 421.
+    pub chat_hosts: Vec<String>,
+    pub trusted_hosts: Vec<String>,
+    /// Signing in on the trusted origin needs the approval passphrase *and* a TOTP code.
+    pub approval_needs_both: bool,
+    /// The Unix socket the node's kiosk connects to, to approve LAN requests on its own screen.
+    pub kiosk_socket: Option<PathBuf>,
+    /// Where LAN requests are approved.
+    pub lan_approver: LanApprover,
+    /// How long an owner session on the trusted origin lives (idle, at most).
+    pub trusted_lifetime: auth::Lifetime,
+}
+
+/// Where the owner approves what LAN users ask. Denying works everywhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LanApprover {
+    /// On the trusted origin, with the approval passphrase or a TOTP code.
+    #[default]
+    Trusted,
+    /// On the node's own screen (the kiosk), press-and-hold; the trusted origin can only deny.
+    Kiosk,
+    /// Either.
+    Both,
+}
+
+impl std::str::FromStr for LanApprover {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "trusted" => Ok(Self::Trusted),
+            "kiosk" => Ok(Self::Kiosk),
+            "both" => Ok(Self::Both),
+            other => Err(format!("{other:?}: say trusted (the trusted origin), kiosk (the node's screen) or both")),
+        }
+    }
 }
 
 impl WebConfig {
@@ -84,6 +124,12 @@ impl WebConfig {
             withdraw_wait: DEFAULT_WITHDRAW_WAIT,
             header_read_timeout: serve::HEADER_READ_TIMEOUT,
             max_connections: serve::MAX_CONNECTIONS,
+            chat_hosts: Vec::new(),
+            trusted_hosts: Vec::new(),
+            approval_needs_both: false,
+            kiosk_socket: None,
+            lan_approver: LanApprover::Trusted,
+            trusted_lifetime: auth::TRUSTED_LIFETIME,
         }
     }
 }
@@ -195,8 +241,18 @@ pub async fn start_with_payments(
             "no approval passphrase is set: run `aiui-cli serve set-approval-password` (or `set-approval-totp`) first"
         );
     }
+    if config.approval_needs_both && (approval.is_none() || totp.is_none()) {
+        anyhow::bail!(
+            "--approval-needs-both needs an approval passphrase and a TOTP secret: run `aiui-cli serve \
+             set-approval-password` and `aiui-cli serve set-approval-totp`"
+        );
+    }
+    if config.lan_approver != LanApprover::Trusted && config.kiosk_socket.is_none() {
+        anyhow::bail!("--lan-approver kiosk or both needs --kiosk-socket <path> (the socket the kiosk connects to)");
+    }
     let ui = files::UiDir::open(&config.ui_dir)?;
     let hashing = tokio::sync::Semaphore::new(HASHING_AT_ONCE);
+    let gate = assistant.agent.gate.clone();
     let shared = Arc::new(Shared { config: config.clone(), assistant, ui, payments, hashing });
     let chat_listener = tokio::net::TcpListener::bind(config.chat_addr)
         .await
@@ -204,16 +260,22 @@ pub async fn start_with_payments(
     let trusted_listener = tokio::net::TcpListener::bind(config.trusted_addr)
         .await
         .with_context(|| format!("binding the trusted origin to {}", config.trusted_addr))?;
+    let kiosk_listener = config.kiosk_socket.as_deref().map(kiosk::bind).transpose()?;
     let chat_addr = chat_listener.local_addr()?;
     let trusted_addr = trusted_listener.local_addr()?;
-    let chat_app = chat::router(shared.clone(), lan, trusted_addr.port());
-    let trusted_app = trusted::router(shared, approval, totp);
+    let chat = chat::origin(shared.clone(), lan, trusted_addr.port());
+    let trusted = trusted::origin(shared, trusted::Secrets { approval, totp });
+    let control = control::Control::new(&config.data_dir, chat.clone(), trusted.clone());
     let (chat_cap, trusted_cap) = config.max_connections;
     let timeout = config.header_read_timeout;
-    let tasks = vec![
-        tokio::spawn(serve::bounded(chat_listener, chat_app, chat_cap, timeout, "chat")),
-        tokio::spawn(serve::bounded(trusted_listener, trusted_app, trusted_cap, timeout, "trusted")),
+    let mut tasks = vec![
+        tokio::spawn(serve::bounded(chat_listener, chat::router(chat), chat_cap, timeout, "chat")),
+        tokio::spawn(serve::bounded(trusted_listener, trusted::router(trusted), trusted_cap, timeout, "trusted")),
+        tokio::spawn(control.run()),
     ];
+    if let Some(listener) = kiosk_listener {
+        tasks.push(tokio::spawn(kiosk::serve(listener, gate)));
+    }
     tracing::info!(%chat_addr, %trusted_addr, "serving");
     Ok(Running { chat_addr, trusted_addr, tasks })
 }
@@ -260,6 +322,15 @@ impl ApiError {
                 format!("Too many sign-in attempts. Wait {secs} seconds, then try again."),
             )
         }
+    }
+
+    pub fn duplicate_cookie() -> Self {
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            "duplicate_cookie",
+            "This browser sent two session cookies for this site (a page elsewhere may have planted one). Nothing \
+             was done: clear this site's cookies in the browser, then sign in again.",
+        )
     }
 
     pub fn internal(e: impl std::fmt::Display) -> Self {

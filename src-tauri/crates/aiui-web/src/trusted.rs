@@ -5,45 +5,56 @@
 //! routes (its overview and withdrawals to Lightning) are `wallet.rs`, on this origin's sessions and secret check.
 
 use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 use aiui_core::gate::{DecideError, Decision, Verdict};
 use aiui_core::tools::{Registry, ToolClass};
 use aiui_core::view::{AllowanceView, PendingView};
 use axum::extract::{ConnectInfo, Path, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::{get, post};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::auth::{self, RateLimiter, Session, Sessions};
+use crate::auth::{self, AllowedHosts, RateLimiter, Session, Sessions};
+use crate::origin::{Origin, Rules};
 use crate::passphrase::StoredHash;
 use crate::{APPROVE_DELAY, ApiError, Shared, files};
 
 pub(crate) const COOKIE: &str = "aiui_trusted";
 
-const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-                   connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
-                   frame-ancestors 'none'";
-
 pub(crate) struct TrustedOrigin {
     pub(crate) shared: Arc<Shared>,
-    pub(crate) sessions: Sessions,
-    /// Sign-in tries, per address group.
-    limiter: RateLimiter,
+    pub(crate) rules: Rules,
     /// Sign-in tries with a TOTP code: far fewer, a 6-digit code being far easier to guess than a passphrase.
     code_limiter: RateLimiter,
     /// Approvals inside a signed-in session, per session: other addresses' failures never stop the owner's.
     session_limiter: RateLimiter<String>,
-    approval: Option<StoredHash>,
-    totp: Option<totp_rs::TOTP>,
+    /// The approval secrets; the control loop replaces them when their files change.
+    pub(crate) secrets: RwLock<Secrets>,
     /// The time steps whose code was accepted (the current ones only): each code is good once, even while it is
     /// still valid.
     used_steps: Mutex<Vec<u64>>,
     /// Withdrawal quotes shown to the owner, each waiting for its approval.
     pub(crate) quotes: crate::wallet::Quotes,
+}
+
+/// The approval passphrase's hash and the TOTP secret, as loaded from the data dir.
+#[derive(Clone)]
+pub(crate) struct Secrets {
+    pub approval: Option<StoredHash>,
+    pub totp: Option<totp_rs::TOTP>,
+}
+
+impl Origin for TrustedOrigin {
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    fn shared(&self) -> &Shared {
+        &self.shared
+    }
 }
 
 type St = State<Arc<TrustedOrigin>>;
@@ -61,63 +72,55 @@ pub(crate) enum Asker<'a> {
     InSession(&'a str, IpAddr),
 }
 
-pub(crate) fn router(shared: Arc<Shared>, approval: Option<StoredHash>, totp: Option<totp_rs::TOTP>) -> Router {
-    let base = shared.config.base_path.clone();
-    let limiter = RateLimiter::new(shared.config.limits);
-    let origin = Arc::new(TrustedOrigin {
+pub(crate) fn origin(shared: Arc<Shared>, secrets: Secrets) -> Arc<TrustedOrigin> {
+    let config = &shared.config;
+    let rules = Rules {
+        name: "trusted",
+        sessions: Sessions::new("trusted", COOKIE, config, config.trusted_lifetime),
+        limiter: RateLimiter::new(config.limits),
+        hosts: AllowedHosts::new(&config.trusted_hosts),
+        page: "trusted.html",
+        allows: files::trusted_allows,
+    };
+    Arc::new(TrustedOrigin {
         shared,
-        sessions: Sessions::new(COOKIE),
-        limiter,
+        rules,
         code_limiter: RateLimiter::new(CODE_LIMITS),
         session_limiter: RateLimiter::new(auth::LoginLimits::default()),
-        approval,
-        totp,
+        secrets: RwLock::new(secrets),
         used_steps: Mutex::new(Vec::new()),
         quotes: crate::wallet::Quotes::default(),
-    });
-    let router = Router::new()
-        .route(&base, get(page))
-        .route(&format!("{base}trusted.html"), get(page))
-        .route(&format!("{base}api/session"), get(session))
-        .route(&format!("{base}api/login"), post(login))
-        .route(&format!("{base}api/logout"), post(logout))
-        .route(&format!("{base}api/invoke/{{command}}"), post(invoke))
-        .merge(crate::wallet::routes(&base))
-        .route(&format!("{base}{{*path}}"), get(file));
-    files::with_bare_base_redirect(router, &base).layer(axum::middleware::map_response(headers)).with_state(origin)
+    })
 }
 
-/// On every answer, whatever it is: no framing, no sniffing, no caching, no cross-origin window handle, and no
-/// cross-origin reads (CORP); and never an Access-Control-* header.
-async fn headers(mut response: Response) -> Response {
-    let h = response.headers_mut();
-    files::set_security_headers(h, CSP);
-    h.insert("cross-origin-opener-policy", HeaderValue::from_static("same-origin"));
-    h.insert("cross-origin-resource-policy", HeaderValue::from_static("same-origin"));
-    let cors: Vec<_> = h.keys().filter(|k| k.as_str().starts_with("access-control-")).cloned().collect();
-    for name in cors {
-        h.remove(name);
-    }
-    response
+pub(crate) fn router(origin: Arc<TrustedOrigin>) -> Router {
+    let base = origin.shared.config.base_path.clone();
+    let api = Router::new()
+        .route(&format!("{base}api/login"), post(login))
+        .route(&format!("{base}api/invoke/{{command}}"), post(invoke))
+        .merge(crate::wallet::routes(&base));
+    crate::origin::router(origin, api)
 }
 
 impl TrustedOrigin {
-    /// The caller's session, checked as for a change on every call: this origin's pages only ever POST.
-    fn guard(&self, headers: &HeaderMap) -> Result<Arc<Session>, ApiError> {
-        self.sessions.checked(headers, self.shared.config.trust_proxy, "trusted").map(|(_, session)| session)
+    /// The caller's session, checked as for a change on every call: this origin's pages only ever POST. A poll
+    /// (`activity: false`) does not keep the session alive.
+    fn guard(&self, headers: &HeaderMap, activity: bool) -> Result<Arc<Session>, ApiError> {
+        self.rules.guard(&self.shared, headers, activity).map(|(_, session)| session)
+    }
+
+    fn secrets(&self) -> Secrets {
+        self.secrets.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// Whether `secret` is the approval passphrase, or a TOTP code of a time step not used before. Every try is
     /// counted first: at sign-in per address group (codes under a far lower limit), inside a session per session.
     pub(crate) async fn check_secret(&self, asker: Asker<'_>, secret: &str) -> Result<bool, ApiError> {
         let secret = secret.trim();
-        let is_code = self.totp.is_some() && secret.len() == 6 && secret.chars().all(|c| c.is_ascii_digit());
+        let secrets = self.secrets();
+        let is_code = secrets.totp.is_some() && is_code_shaped(secret);
         let addr = match asker {
             Asker::SigningIn(addr) => {
-                self.limiter.admit(addr).map_err(|wait| {
-                    tracing::warn!(%addr, "trusted sign-in rate limited");
-                    ApiError::rate_limited(wait)
-                })?;
                 if is_code {
                     self.code_limiter.admit(addr).map_err(|wait| {
                         tracing::warn!(%addr, "TOTP codes at sign-in rate limited");
@@ -134,19 +137,16 @@ impl TrustedOrigin {
                 addr
             }
         };
-        let ok = match &self.totp {
+        let ok = match &secrets.totp {
             Some(totp) if is_code => self.code_unused(totp, secret),
-            _ => match &self.approval {
+            _ => match &secrets.approval {
                 Some(hash) => self.shared.verify(hash, secret).await?,
                 None => false,
             },
         };
         if ok {
             match asker {
-                Asker::SigningIn(addr) => {
-                    self.limiter.succeeded(addr);
-                    self.code_limiter.succeeded(addr);
-                }
+                Asker::SigningIn(addr) => self.code_limiter.succeeded(addr),
                 Asker::InSession(session, _) => self.session_limiter.succeeded_key(&session.to_owned()),
             }
         } else if is_code {
@@ -174,28 +174,12 @@ impl TrustedOrigin {
     }
 }
 
-async fn page(State(origin): St, headers: HeaderMap) -> Response {
-    if origin.sessions.find(&headers).is_none() {
-        return Redirect::to("login.html").into_response();
-    }
-    origin.shared.ui.serve("trusted.html", files::trusted_allows).await
-}
-
-async fn file(State(origin): St, Path(path): Path<String>) -> Response {
-    origin.shared.ui.serve(&path, files::trusted_allows).await
-}
-
-async fn session(State(origin): St, headers: HeaderMap) -> Json<Value> {
-    match origin.sessions.find(&headers) {
-        Some((_, session)) => Json(json!({ "origin": "trusted", "signed_in": true, "csrf": session.csrf })),
-        // Nothing about a second factor before sign-in.
-        None => Json(json!({ "origin": "trusted", "signed_in": false })),
-    }
-}
-
 #[derive(Deserialize)]
 struct Login {
     passphrase: String,
+    /// With `--approval-needs-both`: the TOTP code, sent once the passphrase was found right.
+    #[serde(default)]
+    code: Option<String>,
 }
 
 async fn login(
@@ -204,24 +188,41 @@ async fn login(
     headers: HeaderMap,
     Json(body): Json<Login>,
 ) -> Result<Response, ApiError> {
-    let config = &origin.shared.config;
-    if !auth::same_origin(&headers, config.trust_proxy) {
-        return Err(ApiError::forbidden_origin());
-    }
-    let addr = auth::client_addr(peer, &headers, config.trust_proxy);
-    if !origin.check_secret(Asker::SigningIn(addr), &body.passphrase).await? {
-        return Err(ApiError::new(
+    let addr = origin.rules.sign_in_address(&origin.shared, peer, &headers)?;
+    let wrong = || {
+        ApiError::new(
             StatusCode::UNAUTHORIZED,
             "wrong_passphrase",
             "That is not the approval passphrase (or a current TOTP code). Only the node's owner can sign in here.",
-        ));
+        )
+    };
+    if origin.shared.config.approval_needs_both {
+        // The passphrase first, through the same check (so a code alone never signs in); then a fresh code.
+        if is_code_shaped(body.passphrase.trim())
+            || !origin.check_secret(Asker::SigningIn(addr), &body.passphrase).await?
+        {
+            return Err(wrong());
+        }
+        let Some(code) = body.code.filter(|c| is_code_shaped(c.trim())) else {
+            // Said only to someone who knows the passphrase.
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "code_required",
+                "The passphrase is right. This node also asks for a TOTP code: enter the one your authenticator shows now.",
+            ));
+        };
+        if !origin.check_secret(Asker::SigningIn(addr), &code).await? {
+            return Err(wrong());
+        }
+    } else if !origin.check_secret(Asker::SigningIn(addr), &body.passphrase).await? {
+        return Err(wrong());
     }
-    origin.sessions.signed_in(config)
+    origin.rules.sign_in(addr)
 }
 
-async fn logout(State(origin): St, headers: HeaderMap) -> Result<Response, ApiError> {
-    origin.guard(&headers)?;
-    origin.sessions.signed_out(&headers, &origin.shared.config)
+/// Six digits: what a TOTP code looks like (a passphrase is at least ten characters).
+fn is_code_shaped(secret: &str) -> bool {
+    secret.len() == 6 && secret.chars().all(|c| c.is_ascii_digit())
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -248,7 +249,10 @@ async fn invoke(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    let session = origin.guard(&headers)?;
+    // Reading what waits is a poll: it never keeps a trusted session alive, deciding and changing do.
+    let poll = matches!(command.as_str(), "trusted_pending" | "trusted_settings" | "trusted_wallet");
+    let session = origin.guard(&headers, !poll)?;
+    let addr = auth::client_addr(peer, &headers, origin.shared.config.trust_proxy);
     let bad = |e: serde_json::Error| ApiError::new(StatusCode::BAD_REQUEST, "bad_arguments", e.to_string());
     let args: Value = if body.is_empty() { json!({}) } else { serde_json::from_slice(&body).map_err(bad)? };
     let assistant = &origin.shared.assistant;
@@ -265,7 +269,6 @@ async fn invoke(
         }
         "trusted_decide" => {
             let decide: Decide = serde_json::from_value(args).map_err(bad)?;
-            let addr = auth::client_addr(peer, &headers, origin.shared.config.trust_proxy);
             json!(decide_one(&origin, &session, addr, decide).await?)
         }
         "trusted_settings" => settings(&origin),
@@ -280,6 +283,24 @@ async fn invoke(
                     format!("There is no tool `{tool}`."),
                 ));
             }
+            // A switch widens or narrows what the model may propose: it needs the owner's secret, like an approval.
+            let secret: Option<String> =
+                serde_json::from_value(args.get("secret").cloned().unwrap_or_default()).map_err(bad)?;
+            let Some(secret) = secret.filter(|s| !s.trim().is_empty()) else {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "secret_required",
+                    "Changing a tool switch needs your approval passphrase or a TOTP code. Nothing was changed.",
+                ));
+            };
+            if !origin.check_secret(Asker::InSession(&session.csrf, addr), &secret).await? {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "wrong_secret",
+                    "That is not the approval passphrase (or a current TOTP code). Nothing was changed.",
+                ));
+            }
+            tracing::info!(%tool, enabled, session = %session.short_id, "a tool switch changed on the trusted origin");
             {
                 let mut config = assistant.agent.config.write().unwrap_or_else(|p| p.into_inner());
                 if enabled {
@@ -323,6 +344,13 @@ async fn decide_one(
     }
     let decision = match decide.answer {
         Answer::Deny => Decision::Deny,
+        Answer::Approve if origin.shared.config.lan_approver == crate::LanApprover::Kiosk => {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "approve_on_kiosk",
+                "On this node, LAN requests are approved on the node's own screen (the kiosk). You can deny it here.",
+            ));
+        }
         Answer::Approve => {
             let shown = session.state.lock().unwrap_or_else(|p| p.into_inner()).shown.get(&decide.id).copied();
             if shown.is_none_or(|at| at.elapsed() < APPROVE_DELAY) {

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use aiui_core::view::ChatEvent;
@@ -21,6 +21,8 @@ pub struct TurnLog {
     finished: AtomicBool,
     finished_at: Mutex<Option<Instant>>,
     changed: watch::Sender<usize>,
+    /// Event streams open on it now.
+    streams: AtomicUsize,
 }
 
 impl TurnLog {
@@ -31,7 +33,17 @@ impl TurnLog {
             finished: AtomicBool::new(false),
             finished_at: Mutex::new(None),
             changed: watch::channel(0).0,
+            streams: AtomicUsize::new(0),
         }
+    }
+
+    /// Counts one more open stream, unless `most` are open already.
+    pub fn open_stream(&self, most: usize) -> bool {
+        self.streams.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < most).then_some(n + 1)).is_ok()
+    }
+
+    pub fn close_stream(&self) {
+        let _ = self.streams.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1));
     }
 
     pub fn push(&self, event: ChatEvent) {

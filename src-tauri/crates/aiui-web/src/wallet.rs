@@ -118,7 +118,7 @@ fn expired(quote: &WithdrawalQuote) -> bool {
 
 /// The caller's owner session, checked as every change on this origin is.
 fn checked(origin: &TrustedOrigin, headers: &HeaderMap) -> Result<String, ApiError> {
-    origin.sessions.checked(headers, origin.shared.config.trust_proxy, "trusted").map(|(key, _)| key)
+    origin.rules.guard(&origin.shared, headers, true).map(|(key, _)| key)
 }
 
 fn payments(origin: &TrustedOrigin) -> Result<Arc<Payments>, ApiError> {
@@ -302,7 +302,7 @@ async fn withdraw(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Json<Outcome>, ApiError> {
-    let (session, signed_in) = origin.sessions.checked(&headers, origin.shared.config.trust_proxy, "trusted")?;
+    let (session, signed_in) = origin.rules.guard(&origin.shared, &headers, true)?;
     let approve: Approve = parse(&body)?;
     // Too soon is said before the secret is checked, so a TOTP code is not spent on it.
     if origin.quotes.shown(&session, &approve.id).is_some_and(|at| at.elapsed() < APPROVE_DELAY) {

@@ -101,6 +101,17 @@ async fn guessing_totp_codes_is_held_back_far_sooner_than_passphrases_and_the_pa
 async fn parallel_sign_ins_run_two_hashes_at_a_time_and_a_huge_passphrase_is_never_hashed() {
     let limits = LoginLimits { per_address: 1_000, overall: usize::MAX, window: Duration::from_secs(60) };
     let h = harness(Replies::Script(Vec::new()), limits).await;
+    let before = rss_mib();
+    let peak = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(before));
+    let sampler = {
+        let peak = peak.clone();
+        tokio::spawn(async move {
+            loop {
+                peak.fetch_max(rss_mib(), std::sync::atomic::Ordering::Relaxed);
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+    };
     let tries: Vec<_> = (0..30)
         .map(|_| {
             let (http, url, origin) = (h.http.clone(), format!("{}api/login", h.trusted), h.trusted_origin.clone());
@@ -118,9 +129,23 @@ async fn parallel_sign_ins_run_two_hashes_at_a_time_and_a_huge_passphrase_is_nev
     let refused = statuses.iter().filter(|s| **s == 429).count();
     assert_eq!(hashed + refused, 30, "{statuses:?}");
     assert!(refused > 0 && hashed >= 2, "some were refused fast rather than all hashed at once: {statuses:?}");
+    sampler.abort();
+    let peak = peak.load(std::sync::atomic::Ordering::Relaxed);
+    println!(
+        "30 parallel sign-ins: RSS {before} MiB before, {peak} MiB at the peak ({hashed} hashed, {refused} refused)"
+    );
+    // Two argon2 checks at 19 MiB each, with room for the allocator: nowhere near 30 x 19 MiB.
+    assert!(peak < before + 120, "RSS grew from {before} to {peak} MiB");
     let huge = "x".repeat(1 << 20);
     assert_eq!(h.login(&h.trusted, &h.trusted_origin, &huge).await.status(), 413);
     assert_eq!(h.login(&h.trusted, &h.trusted_origin, APPROVAL).await.status(), 200, "the owner still signs in");
+}
+
+/// This process's resident set, in MiB.
+fn rss_mib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() / 1024
 }
 
 /// A connection from `source` to `addr` that sends `bytes` and then nothing more.
@@ -149,7 +174,7 @@ async fn half_sent_requests_are_cut_off_and_a_flooded_chat_origin_never_starves_
     let mut flood = Vec::new();
     for n in 0..80u8 {
         let source = IpAddr::from([127, 0, 1, n % 8 + 1]);
-        let bytes: &[u8] = if n < 60 { b"GET /aiui/ HTTP/1.1\r\nHost: x\r\nX-Slow: " } else { b"" };
+        let bytes: &[u8] = if n < 60 { b"GET /aiui/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " } else { b"" };
         flood.push(half_open(source, chat, bytes).await);
     }
     // The owner's origin answers during the flood: sign-in works.
@@ -167,7 +192,7 @@ async fn half_sent_requests_are_cut_off_and_a_flooded_chat_origin_never_starves_
     assert_eq!(page.status(), 200);
     // A connection that has done one request and then sits idle is closed too.
     let mut idle =
-        half_open([127, 0, 0, 1].into(), trusted, b"GET /aiui/api/session HTTP/1.1\r\nHost: x\r\n\r\n").await;
+        half_open([127, 0, 0, 1].into(), trusted, b"GET /aiui/api/session HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").await;
     let mut answer = vec![0u8; 4096];
     let n = idle.read(&mut answer).await.unwrap();
     assert!(String::from_utf8_lossy(&answer[..n]).starts_with("HTTP/1.1 200"), "answered");
@@ -181,4 +206,213 @@ async fn half_sent_requests_are_cut_off_and_a_flooded_chat_origin_never_starves_
     })
     .await;
     assert!(closed.is_ok(), "an idle keep-alive connection is closed after the timeout");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_event_stream_flood_is_refused_past_its_cap_and_the_owner_still_decides() {
+    let replies = vec![fixture("chat_call_restart_lnd.json"), fixture("chat_answer_restarted.json")];
+    let h = harness(Replies::Script(replies), LoginLimits::default()).await;
+    let owner = h.sign_in(true).await;
+    let chat = h.sign_in(false).await;
+    let turn = h.awaiting_restart(&chat).await;
+    let open = || h.http.get(format!("{}api/turns/{turn}/events", chat.base)).header("cookie", &chat.cookie).send();
+    // A page needs one stream, a reconnect two: those are served and held open.
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let response = open().await.unwrap();
+        assert_eq!(response.status(), 200);
+        held.push(response);
+    }
+    // 115 more, as the attack opened: each refused at once, none held.
+    let mut refused = 0;
+    for _ in 0..115 {
+        let response = open().await.unwrap();
+        assert_eq!(response.status(), 429, "a stream past the cap is refused");
+        refused += 1;
+    }
+    assert_eq!(refused, 115);
+    // The owner decides during the flood.
+    let (id, hash, _) = h.first_pending(&owner).await;
+    tokio::time::sleep(aiui_web::APPROVE_DELAY).await;
+    let decide = json!({ "id": id, "argumentsHash": hash, "answer": "approve", "secret": APPROVAL });
+    let (status, verdict) = h.invoke(&owner, "trusted_decide", decide).await;
+    assert_eq!((status, verdict), (200, json!("allowed")));
+    // A stream given up frees its place.
+    drop(held);
+    let mut reopened = 0;
+    for _ in 0..50 {
+        if open().await.unwrap().status() == 200 {
+            reopened += 1;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(reopened, 1, "a closed stream's place is free again");
+}
+
+/// A request to `base`'s origin with this `Host` header (and an Origin to match), as a page on a foreign name
+/// that DNS rebinding pointed at the service sends it.
+async fn status_with_host(h: &support::Harness, url: String, host: &str, post: Option<Value>) -> u16 {
+    let request = match post {
+        Some(body) => h.http.post(url).header("origin", format!("http://{host}")).json(&body),
+        None => h.http.get(url),
+    };
+    request.header("host", host).send().await.unwrap().status().as_u16()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_foreign_host_name_gets_421_on_both_origins_and_each_origin_answers_only_to_its_own() {
+    let h = harness_with(Replies::Script(Vec::new()), LoginLimits::default(), false, |config| {
+        config.chat_hosts = vec!["aiui.test".into()];
+        config.trusted_hosts = vec!["approve.aiui.test".into()];
+    })
+    .await;
+    let (chat_port, trusted_port) = (socket_of(&h.chat).port(), socket_of(&h.trusted).port());
+    let login = Some(json!({ "passphrase": APPROVAL }));
+    // DNS rebinding: the attacker's name now points here; its page signs in and asks for the trusted URL.
+    let evil = format!("evil.example:{trusted_port}");
+    assert_eq!(status_with_host(&h, format!("{}api/login", h.trusted), &evil, login.clone()).await, 421);
+    assert_eq!(status_with_host(&h, format!("{}api/session", h.trusted), &evil, None).await, 421);
+    let evil_chat = format!("evil.example:{chat_port}");
+    assert_eq!(status_with_host(&h, format!("{}api/session", h.chat), &evil_chat, None).await, 421);
+    assert_eq!(status_with_host(&h, format!("{}login.html", h.chat), &evil_chat, None).await, 421);
+    // The chat's own name is not the trusted origin's, nor the other way round.
+    assert_eq!(status_with_host(&h, format!("{}api/session", h.trusted), "aiui.test", None).await, 421);
+    assert_eq!(status_with_host(&h, format!("{}api/session", h.chat), "approve.aiui.test", None).await, 421);
+    // Each origin's own name, and plain addresses, work.
+    assert_eq!(status_with_host(&h, format!("{}api/session", h.chat), "AIUI.test.", None).await, 200);
+    let login_status =
+        status_with_host(&h, format!("{}api/login", h.trusted), "approve.aiui.test", login.clone()).await;
+    assert_eq!(login_status, 200, "the owner signs in under the trusted origin's own name");
+    // The chat page's link for approvals comes from the configuration, never from the request.
+    let chat = h.sign_in(false).await;
+    let (_, link) = h.invoke(&chat, "request_trusted_window", json!({})).await;
+    assert_eq!(link["url"], "http://approve.aiui.test/aiui/");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_session_cookies_are_refused_and_nothing_is_done() {
+    let h = harness(Replies::Script(vec![fixture("chat_answer_plain.json")]), LoginLimits::default()).await;
+    let chat = h.sign_in(false).await;
+    let planted = format!("aiui_lan={}", "a".repeat(64));
+    for cookie in [format!("{planted}; {}", chat.cookie), format!("{}; {planted}", chat.cookie)] {
+        let tossed = support::Browser { cookie: cookie.clone(), ..chat.clone() };
+        let (status, body) = h.invoke(&tossed, "chat_send", json!({ "conversation": null, "text": "hello" })).await;
+        assert_eq!((status, body["code"].as_str()), (400, Some("duplicate_cookie")), "{cookie}");
+        let session: Value = h
+            .http
+            .get(format!("{}api/session", h.chat))
+            .header("cookie", &cookie)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(session["signed_in"], false);
+        assert!(session["problem"].as_str().unwrap().contains("two session cookies"), "{session}");
+    }
+    let (_, list) = h.invoke(&chat, "conversations_list", json!({})).await;
+    assert_eq!(list, json!([]), "nothing was started by the tossed requests");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn over_tls_the_cookies_are_host_only_and_cannot_be_shadowed_by_another_path() {
+    let h = harness_with(Replies::Script(Vec::new()), LoginLimits::default(), false, |config| {
+        config.secure_cookies = true;
+    })
+    .await;
+    for (base, origin, secret, name) in [
+        (&h.chat, &h.chat_origin, support::LAN, "__Host-aiui_lan="),
+        (&h.trusted, &h.trusted_origin, APPROVAL, "__Host-aiui_trusted="),
+    ] {
+        let response = h.login(base, origin, secret).await;
+        assert_eq!(response.status(), 200);
+        let cookie = response.headers()["set-cookie"].to_str().unwrap().to_owned();
+        assert!(cookie.starts_with(name), "{cookie}");
+        for part in ["Path=/;", "HttpOnly", "SameSite=Strict", "Secure"] {
+            assert!(cookie.contains(part), "{cookie} lacks {part}");
+        }
+        assert!(!cookie.contains("Domain"), "{cookie}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_overflowing_last_event_id_asks_for_nothing_and_the_service_goes_on() {
+    let h = harness(Replies::Script(vec![fixture("chat_answer_plain.json")]), LoginLimits::default()).await;
+    let chat = h.sign_in(false).await;
+    let (_, started) = h.invoke(&chat, "chat_send", json!({ "conversation": null, "text": "hello" })).await;
+    let turn = started["turn"].as_str().unwrap().to_owned();
+    h.events(&chat, &turn, "\"done\"").await;
+    for (last, expect_events) in [("18446744073709551615", false), ("99999999999999999999999", true), ("-1", true)] {
+        let response = h
+            .http
+            .get(format!("{}api/turns/{turn}/events", chat.base))
+            .header("cookie", &chat.cookie)
+            .header("last-event-id", last)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{last}");
+        let body =
+            tokio::time::timeout(Duration::from_secs(5), response.text()).await.expect("the stream ends").unwrap();
+        // The largest id asks for what comes after it: nothing. An id that is no number starts from the beginning.
+        assert_eq!(body.contains("\"done\""), expect_events, "{last}: {body}");
+    }
+    let (status, _) = h.invoke(&chat, "conversations_list", json!({})).await;
+    assert_eq!(status, 200, "the service still answers");
+}
+
+static UI_WITH_LINKS: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_link_under_ui_to_a_file_outside_it_is_never_served() {
+    let root = tempfile::tempdir().unwrap();
+    let ui = root.path().join("ui");
+    let real = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../ui");
+    let copied = std::process::Command::new("cp").arg("-r").arg(&real).arg(&ui).status().unwrap();
+    assert!(copied.success());
+    std::fs::write(root.path().join("owner-secret.js"), "the owner's data").unwrap();
+    std::os::unix::fs::symlink(root.path().join("owner-secret.js"), ui.join("js/leak.js")).unwrap();
+    std::os::unix::fs::symlink(root.path(), ui.join("css/up")).unwrap();
+    UI_WITH_LINKS.set(ui.clone()).unwrap();
+    let h = harness_with(Replies::Script(Vec::new()), LoginLimits::default(), false, |config| {
+        config.ui_dir = UI_WITH_LINKS.get().unwrap().clone();
+    })
+    .await;
+    for path in ["js/leak.js", "css/up/owner-secret.js"] {
+        let response = h.http.get(format!("{}{path}", h.chat)).send().await.unwrap();
+        assert_eq!(response.status(), 404, "{path}");
+        assert!(!response.text().await.unwrap().contains("owner's data"));
+    }
+    assert_eq!(h.http.get(format!("{}js/chat.js", h.chat)).send().await.unwrap().status(), 200);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_lan_user_flooding_turns_is_held_back_and_the_confirmation_says_who_asked() {
+    let replies = vec![fixture("chat_call_restart_lnd.json"), fixture("chat_answer_restarted.json")];
+    let h = harness(Replies::Script(replies), LoginLimits::default()).await;
+    let owner = h.sign_in(true).await;
+    let chat = h.sign_in(false).await;
+    let turn = h.awaiting_restart(&chat).await;
+    // While its turn waits, the session keeps sending: busy, busy, … then held back.
+    let mut statuses = Vec::new();
+    for _ in 0..12 {
+        let (status, _) = h.invoke(&chat, "chat_send", json!({ "conversation": null, "text": "restart lnd" })).await;
+        statuses.push(status);
+    }
+    assert_eq!(&statuses[..9], &[409; 9], "{statuses:?}");
+    assert_eq!(&statuses[9..], &[429; 3], "ten turns a minute per session: {statuses:?}");
+    // The owner's confirmation says, in the host's words, that a LAN session asked, from where and when.
+    let (id, hash, view) = h.first_pending(&owner).await;
+    let requester = view["requester"].as_str().unwrap();
+    assert!(requester.starts_with("a LAN session from 127.0.0.1 (signed in "), "{requester}");
+    assert_eq!(view["from_lan"], true);
+    tokio::time::sleep(aiui_web::APPROVE_DELAY).await;
+    let decide = json!({ "id": id, "argumentsHash": hash, "answer": "approve", "secret": APPROVAL });
+    assert_eq!(h.invoke(&owner, "trusted_decide", decide).await.0, 200);
+    // The receipt reaches the chat without the request's id: that is the trusted side's.
+    let events = h.events(&chat, &turn, "\"done\"").await;
+    assert!(events.contains("action_receipt"), "{events}");
+    assert!(!events.contains(&id) && !events.contains(&hash) && !events.contains("request_id"), "{events}");
 }

@@ -81,6 +81,8 @@ pub struct Harness {
     pub http: reqwest::Client,
     /// The approval TOTP, when the harness set one.
     pub totp: Option<totp_rs::TOTP>,
+    /// The service's data dir (passphrase files, the session list).
+    pub data_dir: std::path::PathBuf,
     _node: archy_devnode::RunningDevNode,
     _dirs: (tempfile::TempDir, tempfile::TempDir),
     _running: aiui_web::Running,
@@ -156,6 +158,7 @@ pub async fn harness_with(replies: Replies, limits: LoginLimits, totp: bool, tun
         trusted_origin: format!("http://{}", running.trusted_addr),
         http,
         totp,
+        data_dir: data.path().to_owned(),
         _node: node,
         _dirs: (node_dir, data),
         _running: running,
@@ -213,6 +216,25 @@ impl Harness {
             .await
             .unwrap();
         (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
+    }
+
+    /// Starts a turn that proposes restarting lnd (with the fixtures `chat_call_restart_lnd.json` first in the
+    /// script) and waits until its confirmation is pending; returns the turn id.
+    pub async fn awaiting_restart(&self, chat: &Browser) -> String {
+        let (status, started) =
+            self.invoke(chat, "chat_send", json!({ "conversation": null, "text": "restart lnd" })).await;
+        assert_eq!(status, 200, "{started}");
+        let turn = started["turn"].as_str().unwrap().to_owned();
+        self.events(chat, &turn, "awaiting_confirmation").await;
+        turn
+    }
+
+    /// The first pending confirmation as the owner's trusted session sees it: (id, arguments hash, whole view).
+    pub async fn first_pending(&self, owner: &Browser) -> (String, String, Value) {
+        let (status, pending) = self.invoke(owner, "trusted_pending", json!({})).await;
+        assert_eq!(status, 200, "{pending}");
+        let first = pending[0].clone();
+        (first["id"].as_str().unwrap().to_owned(), first["arguments_hash"].as_str().unwrap().to_owned(), first)
     }
 
     /// Reads a turn's Server-Sent Events until `until` appears in the text (or the stream ends).
