@@ -8,6 +8,10 @@ async function start() {
     window.location.replace('./');
     return;
   }
+  if (session.problem) {
+    $('login-status').className = 'status error';
+    $('login-status').textContent = session.problem;
+  }
   if (session.origin === 'trusted') {
     document.body.classList.add('trusted-origin');
     $('login-title').textContent = 'AIUI trusted origin: owner sign-in';
@@ -29,9 +33,17 @@ async function start() {
         method: 'POST',
         credentials: 'same-origin',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ passphrase: $('login-passphrase').value }),
+        body: JSON.stringify(credentials()),
       });
       const body = await response.json().catch(() => ({ message: `The service answered ${response.status}.` }));
+      if (body.code === 'code_required') {
+        // Said only once the passphrase was found right: now the second factor.
+        $('login-code-field').hidden = false;
+        $('login-status').className = 'status';
+        $('login-status').textContent = body.message;
+        $('login-code').focus();
+        return;
+      }
       if (!response.ok) {
         $('login-status').className = 'status error';
         $('login-status').textContent = body.message;
@@ -46,6 +58,13 @@ async function start() {
       $('login-submit').disabled = false;
     }
   });
+}
+
+// The passphrase, and the TOTP code once the service asked for it too.
+function credentials() {
+  const body = { passphrase: $('login-passphrase').value };
+  if (!$('login-code-field').hidden) body.code = $('login-code').value.trim();
+  return body;
 }
 
 start();

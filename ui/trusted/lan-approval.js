@@ -25,6 +25,33 @@ function addField() {
   actions.parentElement.insertBefore(box, actions);
 }
 
+// Beside the tool switches: over the LAN a switch changes only with the approval secret, as an approval does.
+function addGrantField() {
+  const grants = document.getElementById('grants');
+  if (!grants || document.getElementById('grant-secret')) return;
+  const box = document.createElement('div');
+  box.className = 'field approval-secret';
+  const label = document.createElement('label');
+  label.htmlFor = 'grant-secret';
+  label.textContent = 'Approval passphrase or TOTP code (needed to change a switch)';
+  const input = document.createElement('input');
+  input.id = 'grant-secret';
+  input.type = 'password';
+  input.autocomplete = 'off';
+  input.spellcheck = false;
+  box.append(label, input);
+  grants.parentElement.insertBefore(box, grants);
+}
+
+// The secret for a tool switch, cleared once read; `undefined` in the desktop window, which needs none.
+export function takeGrantSecret() {
+  const input = document.getElementById('grant-secret');
+  if (!input) return undefined;
+  const value = input.value;
+  input.value = '';
+  return value;
+}
+
 export function approvalSecret() {
   return field() ? field().value : '';
 }
@@ -33,8 +60,13 @@ export function clearApprovalSecret() {
   if (field()) field().value = '';
 }
 
+function addFields() {
+  addField();
+  addGrantField();
+}
+
 if (lan) {
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', addField);
-  else addField();
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', addFields);
+  else addFields();
   import('./lan-wallet.js').catch((error) => console.error('the wallet section did not load', error));
 }

@@ -5,6 +5,7 @@ import { invoke } from './ipc.js';
 import * as allowance from './allowance.js';
 import * as wallet from './wallet.js';
 import * as builtin from './builtin.js';
+import { takeGrantSecret } from './lan-approval.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -62,7 +63,8 @@ export async function refresh() {
 
 async function setGrant(tool, enabled) {
   try {
-    draw(await invoke('trusted_set_grant', { tool, enabled }));
+    const secret = takeGrantSecret();
+    draw(await invoke('trusted_set_grant', secret === undefined ? { tool, enabled } : { tool, enabled, secret }));
     status('grants-status', `${tool} is ${enabled ? 'on' : 'off'} from the next message.`, 'ok');
   } catch (error) {
     status('grants-status', error.message, 'error');

@@ -369,3 +369,116 @@ fn chat_offers_numbered_choices_when_the_built_in_model_asks_and_a_number_picks_
     assert!(stdout.contains("you> restart LND"), "the number was sent as the choice:\n{stdout}");
     assert!(stdout.contains("Restarting LND: waiting for your approval."), "{stdout}");
 }
+
+/// Runs `aiui-cli serve <args>` (a subcommand of it) with `stdin` fed in; returns its output.
+fn serve_command(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_aiui-cli"))
+        .arg("serve")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("aiui-cli runs");
+    {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn serve_sessions_lists_and_revokes_the_running_services_sessions_from_another_process() {
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().to_str().unwrap().to_owned();
+    for (action, secret) in
+        [("set-password", "lan-passphrase-0123\n"), ("set-approval-password", "approval-pass-4567\n")]
+    {
+        let out = serve_command(&[action, "--data-dir", &dir], secret);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let mut service = Command::new(env!("CARGO_BIN_EXE_aiui-cli"))
+        .args(["serve", "--demo", "--no-builtin", "--data-dir", &dir, "--listen", "127.0.0.1:0"])
+        .args([
+            "--trusted-listen",
+            "127.0.0.1:0",
+            "--ollama",
+            "http://127.0.0.1:9/",
+            "--claude-url",
+            "http://127.0.0.1:9/",
+        ])
+        .env_remove("AIUI_NODE_PASSWORD")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // A failing assertion must not leave the service running.
+    struct KillOnDrop(std::process::Child);
+    impl Drop for KillOnDrop {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let stdout = service.stdout.take().unwrap();
+    let _service = KillOnDrop(service);
+    // Its output is read to the end on a thread of its own, so the service never writes into a closed pipe.
+    let (url_tx, url_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(url) = line.strip_prefix("chat origin: ") {
+                let _ = url_tx.send(url.trim_end_matches('/').to_owned());
+            }
+        }
+    });
+    let chat = url_rx.recv_timeout(std::time::Duration::from_secs(60)).expect("serve prints its chat origin");
+    let http = aiui_core::net::client(&aiui_core::net::ClientSpec::default()).unwrap().http;
+    let signed_in = http
+        .post(format!("{chat}/api/login"))
+        .header("origin", &chat)
+        .json(&serde_json::json!({ "passphrase": "lan-passphrase-0123" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(signed_in.status(), 200);
+    let cookie = signed_in.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_owned();
+    let csrf = signed_in.json::<serde_json::Value>().await.unwrap()["csrf"].as_str().unwrap().to_owned();
+    let list = |()| serve_command(&["sessions", "--data-dir", &dir], "");
+    let mut listed = String::new();
+    for _ in 0..30 {
+        listed = text(&list(()).stdout);
+        if listed.contains(" chat ") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let line = listed.lines().find(|l| l.contains(" chat ")).unwrap_or_else(|| panic!("the session listed:\n{listed}"));
+    assert!(line.contains("from 127.0.0.1") && line.contains("signed in "), "{line}");
+    assert!(!listed.contains(cookie.split_once('=').unwrap().1) && !listed.contains(&csrf), "no token is printed");
+    let id = line.split_whitespace().next().unwrap().to_owned();
+
+    let unknown = serve_command(&["sessions", "revoke", "000000000000", "--data-dir", &dir], "");
+    assert!(
+        !unknown.status.success() && text(&unknown.stderr).contains("no session with the id"),
+        "{}",
+        text(&unknown.stderr)
+    );
+    let invoke = async || {
+        http.post(format!("{chat}/api/invoke/conversations_list"))
+            .header("origin", &chat)
+            .header("cookie", &cookie)
+            .header("x-csrf-token", &csrf)
+            .send()
+            .await
+            .unwrap()
+            .status()
+            .as_u16()
+    };
+    assert_eq!(invoke().await, 200, "an unknown id ended nothing");
+    let revoked = serve_command(&["sessions", "revoke", &id, "--data-dir", &dir], "");
+    assert!(revoked.status.success(), "{}", text(&revoked.stderr));
+    assert!(text(&revoked.stdout).contains("1 session(s) ended"), "{}", text(&revoked.stdout));
+    assert_eq!(invoke().await, 401, "the revoked browser must sign in again");
+}
