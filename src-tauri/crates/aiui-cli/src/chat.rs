@@ -187,7 +187,8 @@ async fn turn(agent: &Arc<Agent>, conversation: &ConversationId, text: &str) -> 
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let task = {
         let (agent, conversation, text) = (agent.clone(), conversation.clone(), text.to_owned());
-        tokio::spawn(async move { agent.turn(&conversation, &text, &tx).await })
+        let requester = aiui_core::gate::Requester::Terminal;
+        tokio::spawn(async move { agent.turn_as(&conversation, &text, &tx, &requester).await })
     };
     while let Some(event) = rx.recv().await {
         match event {
