@@ -1,5 +1,5 @@
 //! The shell's config file, `<data dir>/aiui.json`: the paired node (URL and accepted fingerprint), the tool
-//! grants and the Routstr options. Nothing secret is ever written here: the node password and API keys live only in the OS keyring.
+//! grants, the Routstr options and the LAN service's kiosk socket. Nothing secret is ever written here: the node password and API keys live only in the OS keyring.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -31,6 +31,10 @@ pub struct ShellConfig {
     /// The owner turned the built-in small model (the chain's last leg) off.
     #[serde(default)]
     pub builtin_model_off: bool,
+    /// The LAN service's kiosk socket, for approving LAN users' requests on the kiosk (`aiui --kiosk`); the
+    /// environment's `AIUI_LAN_APPROVALS_SOCKET` wins over it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lan_approvals_socket: Option<PathBuf>,
 }
 
 /// How the paid leg finds and reaches providers. Nothing here spends: the allowance lives in the budget file.

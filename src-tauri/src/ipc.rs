@@ -33,6 +33,8 @@ pub struct SettingsView {
     pub budget: BudgetView,
     pub routstr: RoutstrView,
     pub builtin: BuiltinView,
+    /// The link to the LAN service whose requests this kiosk approves; `None` when it approves none.
+    pub lan_approvals: Option<crate::lan_approvals::LanLinkView>,
 }
 
 /// The built-in small model, last in the chain: the owner's switch and whether it can answer now.

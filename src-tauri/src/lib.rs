@@ -12,6 +12,7 @@ pub mod config;
 mod demo;
 pub mod first_paint;
 pub mod ipc;
+pub mod lan_approvals;
 mod rendering;
 pub mod state;
 pub mod windows;
@@ -81,6 +82,7 @@ pub fn app<R: Runtime>(builder: Builder<R>) -> Builder<R> {
         .setup(|app| {
             windows::create(app.handle())?;
             windows::watch_gate(app.handle());
+            windows::watch_lan(app.handle());
             Ok(())
         })
 }

@@ -30,6 +30,7 @@ use anyhow::Context;
 use crate::cli::Cli;
 use crate::config::{PairedNode, ShellConfig};
 use crate::demo::DemoNode;
+use crate::lan_approvals::{self, LanApprovals};
 
 /// How long the owner has to answer a confirmation.
 pub const CONFIRM_TTL: Duration = Duration::from_secs(120);
@@ -119,6 +120,8 @@ pub struct Shell {
     /// Whether this app made the trusted window (it is made when first needed), held while it is being made so
     /// that two callers never race to build it.
     pub(crate) trusted_made: Mutex<bool>,
+    /// The LAN service's requests, approved on this kiosk: only with `--kiosk` and a known socket.
+    pub lan: Option<Arc<LanApprovals>>,
 }
 
 impl std::fmt::Debug for Shell {
@@ -173,6 +176,16 @@ impl Shell {
         let mut operator = OperatorConfig::default();
         operator.grants.disabled = file.disabled_tools.clone();
         let budget = Arc::new(BudgetStore::open(&budget_path(&data.0))?);
+        let lan = if mode.kiosk {
+            lan_approvals::socket_path(
+                std::env::var_os(lan_approvals::SOCKET_ENV),
+                file.lan_approvals_socket.as_deref(),
+                std::path::Path::exists,
+            )
+        } else {
+            None
+        };
+        let lan = lan.map(|(socket, source)| Arc::new(LanApprovals::new(socket, source)));
         Ok(Self {
             mode,
             data,
@@ -197,6 +210,7 @@ impl Shell {
             busy: Arc::new(AtomicBool::new(false)),
             trusted_shown_at: Mutex::new(None),
             trusted_made: Mutex::new(false),
+            lan,
         })
     }
 

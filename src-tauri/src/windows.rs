@@ -1,5 +1,6 @@
 //! The two windows: made from `tauri.conf.json`, each pinned to its own page; the trusted one made when first
-//! needed and brought to the front whenever the gate opens a confirmation.
+//! needed and brought to the front whenever the gate opens a confirmation (or, on a kiosk, the LAN service lists a
+//! new one).
 
 use std::time::{Duration, Instant};
 
@@ -156,6 +157,29 @@ pub fn watch_gate<R: Runtime>(app: &AppHandle<R>) {
                 tracing::error!(error = %e, "could not show the trusted window for a confirmation");
             }
         }
+    });
+}
+
+/// The content-free nudge the trusted window gets when the link to the LAN service comes or goes; it then reads
+/// the link's state with the settings.
+pub const LAN_LINK_EVENT: &str = "aiui:lan-link";
+
+/// In kiosk mode with a LAN service's socket: keeps the link up, and brings the trusted window forward for every
+/// new LAN request, as for a local one.
+pub fn watch_lan<R: Runtime>(app: &AppHandle<R>) {
+    let Some(lan) = app.state::<Shell>().lan.clone() else { return };
+    let (shown, linked) = (app.clone(), app.clone());
+    tauri::async_runtime::spawn(async move {
+        let on_new = move || {
+            if let Err(e) = show_trusted(&shown, true) {
+                tracing::error!(error = %e, "could not show the trusted window for a LAN request");
+            }
+        };
+        let on_link = move || {
+            // No trusted window yet is fine: it reads the link's state when it is made.
+            let _ = linked.emit_to(TRUSTED, LAN_LINK_EVENT, ());
+        };
+        lan.run(on_new, on_link).await;
     });
 }
 

@@ -370,6 +370,13 @@ async function start() {
   if (kioskScreen) {
     keyboard = attachKeyboard(input, { host: $('composer').parentElement, toggle: $('keyboard-toggle'), send: () => ask(input.value.trim()) });
   }
+  // On a node whose owner approves LAN requests on its own screen, the LAN chat says so instead of linking.
+  if (info.approver === 'kiosk') {
+    $('pending-where').textContent = 'Waiting for the node\'s owner to confirm on the node\'s own screen:';
+    for (const button of document.querySelectorAll('#pending .open-trusted')) button.hidden = true;
+  } else if (info.approver === 'both') {
+    $('pending-where').textContent = 'Waiting for the owner\'s confirmation (trusted window or the node\'s own screen):';
+  }
   $('demo-banner').hidden = !info.demo;
   $('node-label').textContent = info.node ? `Node: ${info.node.url}` : '';
   if (info.unpaired) {

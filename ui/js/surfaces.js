@@ -82,7 +82,8 @@ const RENDERERS = {
     (s.mints || []).map((m) => [m.url, m.unit, m.trusted == null ? 'not stated' : yesNo(m.trusted)]))),
   action_receipt: (s) => card('Action done', kv([
     ['App', s.app], ['Action', s.tool], ['Node method', el('code', {}, s.rpc_method)], ['Outcome', codeSpans(s.outcome)],
-    ['Confirmation', el('code', {}, String(s.request_id).slice(0, 12))],
+    // The LAN chat gets no request id (it is the trusted side's): the row is left out there.
+    ...(s.request_id ? [['Confirmation', el('code', {}, String(s.request_id).slice(0, 12))]] : []),
   ])),
 };
 

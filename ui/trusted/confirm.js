@@ -145,6 +145,11 @@ const plain = (text) => String(text).replace(/`/g, '');
 
 function draw(request) {
   $('c-summary').replaceChildren(renderCode(request.summary));
+  // Who asked is the host's words, as text only; a LAN user's request is marked as such.
+  $('c-requester').textContent = request.requester || 'not said by the host';
+  const fromLan = request.from_lan === true;
+  $('c-lan').hidden = !fromLan;
+  $('confirm').classList.toggle('from-lan', fromLan);
   const risk = $('c-risk');
   risk.textContent = request.risk;
   risk.className = `risk ${request.class}`;
@@ -264,7 +269,16 @@ async function decide(answer, held = false) {
   }
 }
 
-/** Rewrites Approve's hint for the input the page now knows it has (a touchscreen holds, a keyboard presses). */
+/** The kiosk's link to the LAN service (`lan_approvals` of the settings); nothing when it approves no LAN request. */
+export function drawLanLink(link) {
+  const line = $('lan-link');
+  line.hidden = !link;
+  if (!link) return;
+  line.textContent = link.message;
+  line.classList.toggle('down', !link.connected);
+}
+
+/** Whether a confirmation is on screen. */
 export function hasPending() {
   return shown !== null;
 }

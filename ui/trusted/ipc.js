@@ -66,6 +66,15 @@ export function invoke(command, args = {}) {
 /** Calls `handler` (with no data) whenever the host says a confirmation opened (the desktop app; the LAN page
  *  polls). */
 export function onPendingNudge(handler) {
+  onNudge('aiui:pending', handler);
+}
+
+/** Calls `handler` (with no data) whenever the kiosk's link to the LAN service comes or goes. */
+export function onLanLinkNudge(handler) {
+  onNudge('aiui:lan-link', handler);
+}
+
+function onNudge(name, handler) {
   if (lan) return;
-  tauri.event.listen('aiui:pending', () => handler()).catch(() => {});
+  tauri.event.listen(name, () => handler()).catch(() => {});
 }

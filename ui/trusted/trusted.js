@@ -1,6 +1,6 @@
 // The trusted window: pending confirmations first, then the operator settings. It trusts only what it fetches
 // from Rust; nothing the chat window can send (storage, BroadcastChannel, events) is read here.
-import { invoke, onPendingNudge } from './ipc.js';
+import { invoke, onLanLinkNudge, onPendingNudge } from './ipc.js';
 import * as confirm from './confirm.js';
 import * as settings from './settings.js';
 import { enableZoom, keepTextMenus } from '../js/zoom.js';
@@ -16,6 +16,7 @@ async function start() {
     keepTextMenus();
   }
   confirm.init();
+  confirm.drawLanLink(view && view.lan_approvals);
   settings.init();
   confirm.setOnChange(() => {
     // After the last answer in kiosk mode the chat should be visible again.
@@ -23,6 +24,7 @@ async function start() {
   });
   document.getElementById('close').addEventListener('click', () => invoke('trusted_hide').catch(() => {}));
   onPendingNudge(() => confirm.refresh());
+  onLanLinkNudge(() => invoke('trusted_settings').then((fresh) => confirm.drawLanLink(fresh.lan_approvals)).catch(() => {}));
   // The nudge can be missed (the page was loading); a steady poll keeps the window right.
   setInterval(() => confirm.refresh(), 1000);
   await confirm.refresh();

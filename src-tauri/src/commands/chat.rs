@@ -1,6 +1,7 @@
 //! The main window's commands: the conversation list, a turn streamed over a channel, node state and the allowance
 //! to read, and a request for the trusted window. None of them approves, spends, changes settings or reads a secret.
 
+use aiui_core::gate::Requester;
 use aiui_core::store::ConversationId;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
@@ -71,12 +72,15 @@ pub async fn chat_send(
         }
     };
     let reply = id.0.clone();
+    let kiosk = shell.mode.kiosk;
     tauri::async_runtime::spawn(async move {
         let _slot = slot;
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let turn = {
             let (agent, id) = (agent.clone(), id.clone());
-            tauri::async_runtime::spawn(async move { agent.turn(&id, &text, &tx).await })
+            // The confirmations this turn opens name where it was asked: the node's own screen or this desktop.
+            let requester = if kiosk { Requester::Kiosk } else { Requester::ThisDesktop };
+            tauri::async_runtime::spawn(async move { agent.turn_as(&id, &text, &tx, &requester).await })
         };
         while let Some(event) = rx.recv().await {
             // A window that went away no longer listens; the turn still finishes and is stored.

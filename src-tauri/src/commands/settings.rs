@@ -233,5 +233,6 @@ pub(super) async fn settings_view(shell: &Shell) -> SettingsView {
         node,
         tools,
         keyring_error,
+        lan_approvals: shell.lan.as_ref().map(|lan| lan.view()),
     }
 }

@@ -1,6 +1,7 @@
 //! The trusted window's confirmation commands. Each checks the caller's label before anything else; a decision
 //! names the request's id *and* the hash of the arguments the owner was shown, and the gate in the core refuses a
-//! stale or different one.
+//! stale or different one. In kiosk mode the list also holds the LAN service's requests (route `lan`), whose
+//! decisions go back to that service's gate over its socket (`lan_approvals.rs`).
 
 use aiui_core::gate::{DecideError, Decision, Verdict};
 use serde::Deserialize;
@@ -9,16 +10,22 @@ use tauri::{AppHandle, Runtime, State, Webview};
 use super::{CommandError, require_trusted};
 use crate::Shell;
 use crate::ipc::PendingView;
+use crate::lan_approvals::LanError;
 use crate::windows::APPROVE_DELAY;
 
-/// The confirmations waiting for the owner, oldest first.
+/// The confirmations waiting for the owner, this app's and the LAN service's, oldest first.
 #[tauri::command]
 pub fn trusted_pending<R: Runtime>(
     webview: Webview<R>,
     shell: State<'_, Shell>,
 ) -> Result<Vec<PendingView>, CommandError> {
     require_trusted(&webview)?;
-    Ok(shell.gate.pending().into_iter().map(PendingView::from).collect())
+    let mut list: Vec<PendingView> = shell.gate.pending().into_iter().map(PendingView::from).collect();
+    if let Some(lan) = &shell.lan {
+        list.extend(lan.pending());
+        list.sort_by_key(|r| r.created_at_ms);
+    }
+    Ok(list)
 }
 
 /// The owner's answer, as the trusted window sends it.
@@ -29,9 +36,10 @@ pub enum Answer {
     Deny,
 }
 
-/// Answers one pending confirmation. Returns the verdict (`allowed` or `denied`).
+/// Answers one pending confirmation: this app's gate decides its own, the LAN service's gate a LAN request.
+/// Returns the verdict (`allowed` or `denied`).
 #[tauri::command]
-pub fn trusted_decide<R: Runtime>(
+pub async fn trusted_decide<R: Runtime>(
     webview: Webview<R>,
     shell: State<'_, Shell>,
     id: String,
@@ -54,12 +62,16 @@ pub fn trusted_decide<R: Runtime>(
         }
         Answer::Deny => Decision::Deny,
     };
+    let local = shell.gate.pending().iter().any(|r| r.id == id);
+    if let Some(lan) = shell.lan.as_ref().filter(|_| !local) {
+        return match lan.decide(&id, &arguments_hash, decision).await {
+            Ok(verdict) => verdict_text(verdict),
+            Err(e) => Err(lan_refusal(e)),
+        };
+    }
     match shell.gate.decide(&id, &arguments_hash, decision) {
-        Ok(Verdict::Allowed) => Ok("allowed"),
-        Ok(Verdict::Denied) => Ok("denied"),
-        Ok(Verdict::Expired) | Err(DecideError::Expired) => {
-            Err(CommandError::new("expired", "This confirmation has expired; nothing was done."))
-        }
+        Ok(verdict) => verdict_text(verdict),
+        Err(DecideError::Expired) => verdict_text(Verdict::Expired),
         Err(DecideError::Unknown) => Err(CommandError::new(
             "unknown",
             "This confirmation is no longer pending (it was answered, expired, or never existed).",
@@ -73,6 +85,26 @@ pub fn trusted_decide<R: Runtime>(
             format!("The decision could not be recorded in the audit log, so it was not taken: {e}"),
         )),
     }
+}
+
+fn verdict_text(verdict: Verdict) -> Result<&'static str, CommandError> {
+    match verdict {
+        Verdict::Allowed => Ok("allowed"),
+        Verdict::Denied => Ok("denied"),
+        Verdict::Expired => Err(CommandError::new("expired", "This confirmation has expired; nothing was done.")),
+    }
+}
+
+/// A LAN decision that brought no verdict, under the codes the window acts on (`too_soon` starts the delay over).
+fn lan_refusal(e: LanError) -> CommandError {
+    let code = match &e {
+        _ if e.is_too_soon() => "too_soon",
+        LanError::Unreachable(_) => "lan_unreachable",
+        LanError::NoAnswer(_) => "lan_no_answer",
+        LanError::Busy => "busy",
+        LanError::Refused(_) => "lan_refused",
+    };
+    CommandError::new(code, e.to_string())
 }
 
 /// Hides the trusted window (after a decision, or when the owner closes the settings).

@@ -141,6 +141,11 @@ async fn invoke(
             "demo": assistant.demo,
             "kiosk": false,
             "lan": true,
+            "approver": match origin.shared.config.lan_approver {
+                crate::LanApprover::Trusted => "trusted",
+                crate::LanApprover::Kiosk => "kiosk",
+                crate::LanApprover::Both => "both",
+            },
             "unpaired": null,
             "node": NodeView { url: assistant.node_url.clone(), demo: assistant.demo },
         }),

@@ -13,10 +13,10 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use aiui_core::gate::remote::{FromKiosk, MAX_LINE_BYTES, ToKiosk};
+use aiui_core::gate::remote::{FromKiosk, Line, MAX_LINE_BYTES, ToKiosk, read_line};
 use aiui_core::gate::{ConfirmRequest, DecideError, Decision, Gate, Verdict};
 use anyhow::Context;
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::broadcast::error::RecvError;
 
@@ -254,37 +254,6 @@ async fn send(write: &mut (impl AsyncWrite + Unpin), message: &ToKiosk) -> anyho
         .context("writing to the kiosk")
 }
 
-enum Line {
-    /// `buf` holds a whole line, without its newline.
-    Complete,
-    /// The other side closed the connection (a partial line is dropped).
-    End,
-    TooLong,
-}
-
-/// Reads one line into `buf`, at most [`MAX_LINE_BYTES`]. Cancel-safe: what was read stays in `buf`, and the next
-/// call goes on from there.
-async fn read_line(read: &mut (impl AsyncBufRead + Unpin), buf: &mut Vec<u8>) -> std::io::Result<Line> {
-    loop {
-        let available = read.fill_buf().await?;
-        if available.is_empty() {
-            return Ok(Line::End);
-        }
-        let (taken, complete) = match available.iter().position(|&b| b == b'\n') {
-            Some(at) => (at, true),
-            None => (available.len(), false),
-        };
-        buf.extend_from_slice(&available[..taken]);
-        read.consume(taken + usize::from(complete));
-        if buf.len() > MAX_LINE_BYTES {
-            return Ok(Line::TooLong);
-        }
-        if complete {
-            return Ok(Line::Complete);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;
@@ -293,6 +262,7 @@ mod tests {
     use aiui_core::gate::{AuditLog, Proposal, Requester, Waiter};
     use aiui_core::tools::ToolClass;
     use serde_json::json;
+    use tokio::io::AsyncBufReadExt;
     use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
 
     use super::*;

@@ -98,6 +98,7 @@ async fn guessing_totp_codes_is_held_back_far_sooner_than_passphrases_and_the_pa
 }
 
 #[tokio::test(flavor = "multi_thread")]
+#[allow(clippy::print_stdout, reason = "the RSS figure is the acceptance's printed number")]
 async fn parallel_sign_ins_run_two_hashes_at_a_time_and_a_huge_passphrase_is_never_hashed() {
     let limits = LoginLimits { per_address: 1_000, overall: usize::MAX, window: Duration::from_secs(60) };
     let h = harness(Replies::Script(Vec::new()), limits).await;

@@ -35,6 +35,41 @@ pub enum FromKiosk {
     Decide { id: String, arguments_hash: String, decision: Decision },
 }
 
+/// What [`read_line`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Line {
+    /// `buf` holds a whole line, without its newline.
+    Complete,
+    /// The other side closed the connection (a partial line is dropped).
+    End,
+    /// The line grew past [`MAX_LINE_BYTES`]: the connection should end.
+    TooLong,
+}
+
+/// Reads one line into `buf`, at most [`MAX_LINE_BYTES`], for both sides of the socket. Cancel-safe: what was read
+/// stays in `buf`, and the next call goes on from there.
+pub async fn read_line(read: &mut (impl tokio::io::AsyncBufRead + Unpin), buf: &mut Vec<u8>) -> std::io::Result<Line> {
+    use tokio::io::AsyncBufReadExt;
+    loop {
+        let available = read.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(Line::End);
+        }
+        let (taken, complete) = match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (at, true),
+            None => (available.len(), false),
+        };
+        buf.extend_from_slice(&available[..taken]);
+        read.consume(taken + usize::from(complete));
+        if buf.len() > MAX_LINE_BYTES {
+            return Ok(Line::TooLong);
+        }
+        if complete {
+            return Ok(Line::Complete);
+        }
+    }
+}
+
 /// Where the service puts the socket by default (systemd's `RuntimeDirectory=aiui`), and where the kiosk looks.
 pub const DEFAULT_SOCKET: &str = "/run/aiui/kiosk.sock";
 
