@@ -303,9 +303,12 @@ try {
   check(trustedCookie && trustedCookie.httpOnly && trustedCookie.sameSite === 'Strict', 'the trusted cookie is HttpOnly, SameSite=Strict');
 
   // ---- 4. the chat origin attacks (the owner is signed in on the trusted origin in this same browser) ----
-  await wd('POST', s('/window'), { handle: chatWindow });
-  const warnsBefore = (serve.child.output.match(/refused a trusted request/g) || []).length;
-  const attack = await run(wrap(`
+  const refusedSoFar = () => (serve.child.output.match(/refused a trusted request/g) || []).length;
+  // The attacks, run in the current window's page: returns what each attempt got, and how many reached the
+  // trusted origin (its refusals logged).
+  const decisionAttack = async () => {
+    const before = refusedSoFar();
+    const out = await run(wrap(`
     const [trusted, id, hash, passphrase] = args;
     const out = {};
     const attempt = async (name, fn) => {
@@ -345,9 +348,24 @@ try {
     await new Promise((r) => { frame.onload = r; setTimeout(r, 3000); });
     await attempt('frame it, read its DOM', () => frame.contentDocument ? frame.contentDocument.body.innerHTML : 'contentDocument is null');
     return out;`), trustedUrl, id, hash, APPROVAL_PASSPHRASE);
-  log('chat-origin attempts:', JSON.stringify(attack, null, 1));
-  const warnsAfter = (serve.child.output.match(/refused a trusted request/g) || []).length;
-  const reached = warnsAfter - warnsBefore;
+    return [out, refusedSoFar() - before];
+  };
+  // From the chat origin's own page: its CSP (connect-src, form-action, frame-src 'self') stops every attempt
+  // before it leaves the page.
+  await wd('POST', s('/window'), { handle: chatWindow });
+  const [chatAttempts, reachedFromChat] = await decisionAttack();
+  log('chat-origin attempts:', JSON.stringify(chatAttempts, null, 1));
+  for (const name of ['POST decision (cors, json)', 'POST decision (no-cors, text/plain)', 'POST wrong hash (no-cors)', 'POST without passphrase (no-cors)', 'read trusted session (cors)']) {
+    refused(`chat origin: ${name} (stopped by the chat origin's CSP)`, chatAttempts[name].rejected, Boolean(chatAttempts[name].rejected));
+  }
+  refused('chat origin: the decision POSTs and the form (never left the page)', `the trusted origin saw ${reachedFromChat} of them`, reachedFromChat === 0);
+  // From a page on another port of the same host name (it gets the owner's cookie: cookies ignore ports), where
+  // no CSP of ours applies: the requests reach the trusted origin, and its own checks refuse them.
+  const foreignTab = await wd('POST', s('/window/new'), { type: 'tab' });
+  await wd('POST', s('/window'), { handle: foreignTab.handle });
+  await wd('POST', s('/url'), { url: `http://127.0.0.1:${foreign.address().port}/` });
+  const [attack, reached] = await decisionAttack();
+  log('foreign-page attempts:', JSON.stringify(attack, null, 1));
   const stillPending = async () => {
     await wd('POST', s('/window'), { handle: trustedWindow });
     const r = await run(wrap(`const r = await fetch('api/invoke/trusted_pending', { method: 'POST', headers: { 'X-CSRF-Token': args[0], 'Content-Type': 'application/json' }, body: '{}' }); return r.json();`), pending.csrf);
@@ -370,7 +388,8 @@ try {
   const frameRefusal = consoleLog.map((e) => e.message).find((m) => /frame-ancestors|X-Frame-Options|Refused to (display|frame)/i.test(m));
   refused('frame the trusted origin', `${frameRefusal ? frameRefusal.slice(0, 200) : 'no console message'}; reading it: ${framed.rejected || framed.resolved}`,
     Boolean(frameRefusal) && (Boolean(framed.rejected) || framed.resolved === 'contentDocument is null'));
-  check(await stillPending(), 'after every chat-origin attempt the confirmation is still pending, undecided');
+  await wd('DELETE', s('/window'));
+  check(await stillPending(), 'after every chat-origin and foreign-page attempt the confirmation is still pending, undecided');
 
   // The same decision, sent with the owner's own trusted session (what an attacker would need first): the
   // deeper checks refuse it.
