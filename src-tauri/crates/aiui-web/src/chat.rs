@@ -400,3 +400,24 @@ impl Drop for StreamSlot {
         self.log.close_stream();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_holds_at_most_four_streams_and_a_turn_two_and_a_dropped_one_frees_its_place() {
+        let config = crate::WebConfig::new(std::env::temp_dir(), std::env::temp_dir());
+        let sessions = Sessions::new("chat", COOKIE, &config, auth::CHAT_LIFETIME);
+        let (_, session) = sessions.create([127, 0, 0, 1].into());
+        let turns: Vec<Arc<TurnLog>> = (0..3).map(|_| Arc::new(TurnLog::new(String::new()))).collect();
+        let first = StreamSlot::take(session.clone(), turns[0].clone()).expect("one");
+        let _second = StreamSlot::take(session.clone(), turns[0].clone()).expect("a reconnect's second");
+        assert!(StreamSlot::take(session.clone(), turns[0].clone()).is_none(), "a turn's third");
+        let _third = StreamSlot::take(session.clone(), turns[1].clone()).expect("another turn");
+        let _fourth = StreamSlot::take(session.clone(), turns[1].clone()).expect("its second");
+        assert!(StreamSlot::take(session.clone(), turns[2].clone()).is_none(), "a session's fifth");
+        drop(first);
+        assert!(StreamSlot::take(session.clone(), turns[2].clone()).is_some(), "the place is free again");
+    }
+}
