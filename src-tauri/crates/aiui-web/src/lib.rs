@@ -167,6 +167,48 @@ pub(crate) struct Shared {
     /// Passphrase checks (argon2id, 19 MiB each) that may run at once, over both origins: a burst of sign-ins is
     /// refused fast instead of taking hundreds of megabytes.
     pub hashing: tokio::sync::Semaphore,
+    /// The two threads the checks run on: always the same two, so the allocator reuses their 19 MiB instead of
+    /// each of the blocking pool's many threads keeping its own.
+    pub hashers: Hashers,
+}
+
+type HashJob = Box<dyn FnOnce() + Send>;
+
+/// [`HASHING_AT_ONCE`] threads that run passphrase checks, one at a time each.
+pub(crate) struct Hashers(std::sync::mpsc::Sender<HashJob>);
+
+impl Hashers {
+    fn start() -> anyhow::Result<Self> {
+        let (jobs, queue) = std::sync::mpsc::channel::<HashJob>();
+        let queue = Arc::new(std::sync::Mutex::new(queue));
+        for n in 0..HASHING_AT_ONCE {
+            let queue = queue.clone();
+            std::thread::Builder::new()
+                .name(format!("aiui-argon2-{n}"))
+                .spawn(move || {
+                    loop {
+                        let job = queue.lock().unwrap_or_else(|p| p.into_inner()).recv();
+                        match job {
+                            Ok(job) => job(),
+                            // The service is gone.
+                            Err(_) => return,
+                        }
+                    }
+                })
+                .context("starting the passphrase-check threads")?;
+        }
+        Ok(Self(jobs))
+    }
+
+    /// Runs `check` on one of the threads (the caller holds a [`Shared::hashing`] permit, so it never queues long).
+    async fn run(&self, check: impl FnOnce() -> bool + Send + 'static) -> Result<bool, ApiError> {
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let job: HashJob = Box::new(move || {
+            let _ = answer.send(check());
+        });
+        self.0.send(job).map_err(|_| ApiError::internal("the passphrase checks stopped"))?;
+        answered.await.map_err(|_| ApiError::internal("a passphrase check failed"))
+    }
 }
 
 /// How many argon2 checks run at once (two cores: one each).
@@ -189,7 +231,7 @@ impl Shared {
             return Err(ApiError::rate_limited(std::time::Duration::from_secs(2)));
         };
         let (hash, secret) = (hash.clone(), secret.to_owned());
-        tokio::task::spawn_blocking(move || hash.verify(&secret)).await.map_err(ApiError::internal)
+        self.hashers.run(move || hash.verify(&secret)).await
     }
 }
 
@@ -253,7 +295,8 @@ pub async fn start_with_payments(
     let ui = files::UiDir::open(&config.ui_dir)?;
     let hashing = tokio::sync::Semaphore::new(HASHING_AT_ONCE);
     let gate = assistant.agent.gate.clone();
-    let shared = Arc::new(Shared { config: config.clone(), assistant, ui, payments, hashing });
+    let hashers = Hashers::start()?;
+    let shared = Arc::new(Shared { config: config.clone(), assistant, ui, payments, hashing, hashers });
     let chat_listener = tokio::net::TcpListener::bind(config.chat_addr)
         .await
         .with_context(|| format!("binding the chat origin to {}", config.chat_addr))?;

@@ -417,3 +417,52 @@ async fn a_lan_user_flooding_turns_is_held_back_and_the_confirmation_says_who_as
     assert!(events.contains("action_receipt"), "{events}");
     assert!(!events.contains(&id) && !events.contains(&hash) && !events.contains("request_id"), "{events}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_half_open_flood_of_the_trusted_origin_itself_never_keeps_the_owner_from_a_new_connection() {
+    let replies = vec![fixture("chat_call_restart_lnd.json"), fixture("chat_answer_restarted.json")];
+    let h = harness_with(Replies::Script(replies), LoginLimits::default(), false, |config| {
+        config.max_connections = (40, 20);
+    })
+    .await;
+    let chat = h.sign_in(false).await;
+    let turn = h.awaiting_restart(&chat).await;
+    let trusted = socket_of(&h.trusted);
+    // Twice the trusted origin's cap in half-sent requests, from several addresses, kept open.
+    let mut flood = Vec::new();
+    for n in 0..40u8 {
+        let source = IpAddr::from([127, 0, 2, n % 10 + 1]);
+        flood.push(half_open(source, trusted, b"POST /aiui/api/login HTTP/1.1\r\nHost: 127.0.0.1\r\n").await);
+    }
+    // The owner opens fresh connections during the flood: signs in, sees the request and approves it.
+    let fresh = || aiui_core::net::client(&aiui_core::net::ClientSpec::default()).unwrap().http;
+    let owner_http = fresh();
+    let response = owner_http
+        .post(format!("{}api/login", h.trusted))
+        .header("origin", &h.trusted_origin)
+        .json(&json!({ "passphrase": APPROVAL }))
+        .send()
+        .await
+        .expect("a new connection to the trusted origin during the flood");
+    assert_eq!(response.status(), 200);
+    let cookie = response.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_owned();
+    let csrf = response.json::<Value>().await.unwrap()["csrf"].as_str().unwrap().to_owned();
+    let owner = support::Browser { base: h.trusted.clone(), origin: h.trusted_origin.clone(), cookie, csrf };
+    let (id, hash, _) = h.first_pending(&owner).await;
+    tokio::time::sleep(aiui_web::APPROVE_DELAY).await;
+    // Yet another fresh connection for the decision itself.
+    let decide = json!({ "id": id, "argumentsHash": hash, "answer": "approve", "secret": APPROVAL });
+    let decided = fresh()
+        .post(format!("{}api/invoke/trusted_decide", h.trusted))
+        .header("origin", &owner.origin)
+        .header("cookie", &owner.cookie)
+        .header("x-csrf-token", &owner.csrf)
+        .json(&decide)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(decided.status(), 200);
+    assert_eq!(decided.json::<Value>().await.unwrap(), json!("allowed"));
+    h.events(&chat, &turn, "\"done\"").await;
+    drop(flood);
+}
