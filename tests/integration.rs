@@ -10,5 +10,7 @@ mod door;
 mod node_client;
 mod node_shapes;
 mod routstr;
+mod stopping;
+mod streaming;
 mod support;
 mod web_wallet;

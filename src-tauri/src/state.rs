@@ -114,6 +114,8 @@ pub struct Shell {
     unpaired_reason: RwLock<String>,
     demo: Mutex<Option<DemoNode>>,
     busy: Arc<AtomicBool>,
+    /// The running turn's Stop (the last one started; a finished turn's Stop does nothing).
+    current_stop: Mutex<Option<aiui_core::agent::Stop>>,
     /// When the trusted window was last put in front of the owner; an approval sooner than
     /// [`crate::windows::APPROVE_DELAY`] after it is refused.
     pub(crate) trusted_shown_at: Mutex<Option<Instant>>,
@@ -208,6 +210,7 @@ impl Shell {
             ),
             demo: Mutex::new(None),
             busy: Arc::new(AtomicBool::new(false)),
+            current_stop: Mutex::new(None),
             trusted_shown_at: Mutex::new(None),
             trusted_made: Mutex::new(false),
             lan,
@@ -400,10 +403,19 @@ impl Shell {
         self.unpaired_reason.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    /// Takes the one turn slot; `None` while another turn runs.
+    /// Takes the one turn slot, with the Stop the chat window's Stop button reaches; `None` while another turn
+    /// runs.
     pub fn begin_turn(&self) -> Option<TurnSlot> {
         self.busy.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).ok()?;
-        Some(TurnSlot(self.busy.clone()))
+        let stop = aiui_core::agent::Stop::new();
+        *self.current_stop.lock().unwrap_or_else(|p| p.into_inner()) = Some(stop.clone());
+        Some(TurnSlot { busy: self.busy.clone(), stop })
+    }
+
+    /// Stops the running turn, if there is one; returns whether there was.
+    pub fn stop_turn(&self) -> bool {
+        let current = self.current_stop.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        current.map(|stop| stop.stop()).is_some()
     }
 
     /// Stops the demo node, if any, at exit.
@@ -415,11 +427,14 @@ impl Shell {
 }
 
 /// Held while a turn runs; frees the slot when dropped.
-pub struct TurnSlot(Arc<AtomicBool>);
+pub struct TurnSlot {
+    busy: Arc<AtomicBool>,
+    pub stop: aiui_core::agent::Stop,
+}
 
 impl Drop for TurnSlot {
     fn drop(&mut self) {
-        self.0.store(false, Ordering::Release);
+        self.busy.store(false, Ordering::Release);
     }
 }
 

@@ -8,6 +8,7 @@ mod hostile;
 mod ledger;
 mod nutshell;
 mod secrets;
+mod stopped;
 mod stress;
 mod tests;
 mod wallet_life;

@@ -65,6 +65,50 @@ function addAssistant(text, backend) {
   }
 }
 
+// The answer being written: one list item whose text grows. Pieces arrive as fast as the model writes (100 a second
+// or more), so they are gathered and added to one text node once per animation frame, never by re-rendering.
+let writing = null; // { li, text: Text node, pending: string, frame: id or null }
+
+function addDelta(text, backend) {
+  if (!writing) {
+    const body = document.createElement('div');
+    body.className = 'text streaming-text';
+    const node = document.createTextNode('');
+    body.append(node);
+    const li = item('msg assistant glass streaming', speaker(assistantName(backend)), body);
+    if (backend) {
+      const badge = document.createElement('span');
+      badge.className = 'badge';
+      badge.textContent = backend;
+      badge.setAttribute('aria-hidden', 'true');
+      li.append(badge);
+    }
+    writing = { li, body, node, pending: '', frame: null };
+    // Said once; the growing text itself is not read out piece by piece.
+    announce(`${assistantName(backend)} is writing an answer…`);
+  }
+  writing.pending += text;
+  if (writing.frame === null) {
+    writing.frame = requestAnimationFrame(() => {
+      if (!writing) return;
+      writing.node.appendData(writing.pending);
+      writing.pending = '';
+      writing.frame = null;
+      scrollDown();
+    });
+  }
+}
+
+// The whole answer arrived: the growing item becomes the answer as every other is drawn.
+function finishWriting(text) {
+  const done = writing;
+  writing = null;
+  if (done.frame !== null) cancelAnimationFrame(done.frame);
+  done.body.replaceWith(renderText(text));
+  done.li.classList.remove('streaming');
+  scrollDown();
+}
+
 function addNotice(text, extra = '') {
   item(`msg notice ${extra}`, speaker('Notice'), renderLine(text));
 }
@@ -138,15 +182,33 @@ function setBusy(value) {
   busy = value;
   send.setAttribute('aria-disabled', String(value));
   send.textContent = value ? 'Working…' : 'Send';
+  $('stop').hidden = !value;
   if (value) announce('Working…');
+}
+
+// Stop (the button, or Escape while an answer is written): the host keeps what was written, marked stopped.
+async function stopTurn() {
+  if (!busy) return;
+  $('stop').setAttribute('aria-disabled', 'true');
+  try {
+    await invoke('chat_stop');
+  } catch (error) {
+    addNotice(`The answer could not be stopped: ${error.message || error}`, 'stop');
+  } finally {
+    $('stop').removeAttribute('aria-disabled');
+  }
 }
 
 function onEvent(event) {
   switch (event.event) {
     case 'backend_chosen':
       break;
+    case 'text_delta':
+      addDelta(event.text, event.backend);
+      break;
     case 'text':
-      addAssistant(event.text, event.backend);
+      if (writing) finishWriting(event.text);
+      else addAssistant(event.text, event.backend);
       announce(`${assistantName(event.backend)}: ${event.text}`);
       break;
     case 'choices':
@@ -192,6 +254,7 @@ function onEvent(event) {
 }
 
 function finishTurn() {
+  if (writing) finishWriting(writing.node.data + writing.pending);
   $('pending').hidden = true;
   setBusy(false);
   loadConversations();
@@ -390,6 +453,10 @@ async function start() {
   window.addEventListener('focus', refreshAllowance);
   setInterval(refreshAllowance, 15000);
   $('composer').addEventListener('submit', submit);
+  $('stop').addEventListener('click', stopTurn);
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && busy) stopTurn();
+  });
   input.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !event.shiftKey) submit(event);
   });

@@ -74,13 +74,12 @@ pub async fn chat_send(
     let reply = id.0.clone();
     let kiosk = shell.mode.kiosk;
     tauri::async_runtime::spawn(async move {
-        let _slot = slot;
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let turn = {
-            let (agent, id) = (agent.clone(), id.clone());
+            let (agent, id, stop) = (agent.clone(), id.clone(), slot.stop.clone());
             // The confirmations this turn opens name where it was asked: the node's own screen or this desktop.
             let requester = if kiosk { Requester::Kiosk } else { Requester::ThisDesktop };
-            tauri::async_runtime::spawn(async move { agent.turn_as(&id, &text, &tx, &requester).await })
+            tauri::async_runtime::spawn(async move { agent.turn_stoppable(&id, &text, &tx, &requester, &stop).await })
         };
         while let Some(event) = rx.recv().await {
             // A window that went away no longer listens; the turn still finishes and is stored.
@@ -95,8 +94,16 @@ pub async fn chat_send(
             tracing::error!(%message, "a turn failed");
             let _ = on_event.send(ChatEvent::Failed { message });
         }
+        drop(slot);
     });
     Ok(reply)
+}
+
+/// Stops the running turn (the chat's Stop button, or Escape): the answer so far is kept, marked stopped. Nothing
+/// runs: no approval, no setting; a turn that already ended is left as it is.
+#[tauri::command]
+pub fn chat_stop(shell: State<'_, Shell>) -> bool {
+    shell.stop_turn()
 }
 
 /// The node's apps and their states, for the chat window's status list.

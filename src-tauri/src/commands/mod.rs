@@ -66,6 +66,7 @@ fn generated<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sy
         chat::conversations_list,
         chat::conversation_load,
         chat::chat_send,
+        chat::chat_stop,
         chat::node_packages,
         chat::chat_suggestions,
         chat::request_trusted_window,

@@ -10,6 +10,7 @@ pub const MAIN_COMMANDS: &[&str] = &[
     "conversations_list",
     "conversation_load",
     "chat_send",
+    "chat_stop",
     "node_packages",
     "chat_suggestions",
     "request_trusted_window",

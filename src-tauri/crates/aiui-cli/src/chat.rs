@@ -190,10 +190,27 @@ async fn turn(agent: &Arc<Agent>, conversation: &ConversationId, text: &str) -> 
         let requester = aiui_core::gate::Requester::Terminal;
         tokio::spawn(async move { agent.turn_as(&conversation, &text, &tx, &requester).await })
     };
+    // Whether this step's answer is being printed as it is written (its `Text` then only ends the line).
+    let mut streaming = false;
     while let Some(event) = rx.recv().await {
         match event {
             Event::BackendChosen { .. } | Event::ToolProposed { .. } => {}
-            Event::Text { text, backend } => println!("[{}] {text}", backend.label()),
+            Event::TextDelta { text, backend } => {
+                use std::io::Write;
+                if !streaming {
+                    print!("[{}] ", backend.label());
+                    streaming = true;
+                }
+                print!("{text}");
+                let _ = std::io::stdout().flush();
+            }
+            Event::Text { text, backend } => {
+                if std::mem::take(&mut streaming) {
+                    println!();
+                } else {
+                    println!("[{}] {text}", backend.label());
+                }
+            }
             Event::Choices { choices } => {
                 for (n, choice) in choices.iter().enumerate() {
                     println!("  {}) {choice}", n + 1);
@@ -212,7 +229,12 @@ async fn turn(agent: &Arc<Agent>, conversation: &ConversationId, text: &str) -> 
                     println!("  the decision was not taken: {e}");
                 }
             }
-            Event::Stopped { message, .. } => println!("■ {message}"),
+            Event::Stopped { message, .. } => {
+                if std::mem::take(&mut streaming) {
+                    println!();
+                }
+                println!("■ {message}");
+            }
             Event::Done { backend } => println!("  (answered by {})", backend.label()),
         }
     }

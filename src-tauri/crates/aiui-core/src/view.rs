@@ -20,6 +20,11 @@ pub enum ChatEvent {
     BackendChosen {
         backend: String,
     },
+    /// A piece of the answer as it is written; the page appends it to the answer being drawn.
+    TextDelta {
+        text: String,
+        backend: String,
+    },
     Text {
         text: String,
         backend: String,
@@ -58,6 +63,7 @@ impl From<Event> for ChatEvent {
     fn from(event: Event) -> Self {
         match event {
             Event::BackendChosen { backend } => Self::BackendChosen { backend: backend.label() },
+            Event::TextDelta { text, backend } => Self::TextDelta { text, backend: backend.label() },
             Event::Text { text, backend } => Self::Text { text, backend: backend.label() },
             Event::Choices { choices } => Self::Choices { choices },
             Event::ToolProposed { tool, .. } => Self::ToolProposed { tool },
@@ -83,6 +89,8 @@ fn stop_reason(reason: StopReason) -> &'static str {
         StopReason::NodeFailed => "node_failed",
         StopReason::BudgetStop => "budget_stop",
         StopReason::PaymentFailed => "payment_failed",
+        StopReason::Stopped => "stopped",
+        StopReason::CutOff => "cut_off",
     }
 }
 

@@ -67,6 +67,8 @@ pub struct SessionState {
     pub conversations: HashSet<String>,
     /// Whether a turn of this session is running (one at a time per session).
     pub turn_running: bool,
+    /// The running turn's Stop (the chat page's Stop button).
+    pub turn_stop: Option<aiui_core::agent::Stop>,
     /// When this session was first shown each pending confirmation (trusted origin): an approval sooner than the
     /// approve delay after it is refused.
     pub shown: HashMap<String, Instant>,
@@ -154,6 +156,7 @@ impl Sessions {
                 last_active_ms: aiui_core::now_ms(),
                 conversations: HashSet::new(),
                 turn_running: false,
+                turn_stop: None,
                 shown: HashMap::new(),
                 streams: 0,
             }),

@@ -165,6 +165,11 @@ async fn invoke(
             json!(ConversationDetail::from(conversation))
         }
         "chat_send" => start_turn(&origin, key, &session, &args).await?,
+        // Stops this session's own turn only; what was written stays, marked stopped.
+        "chat_stop" => {
+            let stop = session.state.lock().unwrap_or_else(|p| p.into_inner()).turn_stop.clone();
+            json!(stop.map(|stop| stop.stop()).is_some())
+        }
         "node_packages" => {
             let packages = assistant
                 .agent
@@ -278,6 +283,7 @@ async fn start_turn(
             ));
         }
         state.turn_running = true;
+        state.turn_stop = Some(aiui_core::agent::Stop::new());
     }
     let agent = origin.shared.assistant.agent.clone();
     let id = match conversation {
@@ -306,11 +312,12 @@ async fn start_turn(
         signed_in_at_ms: session.signed_in_at_ms,
         session: session.short_id.clone(),
     };
+    let stop = session.state.lock().unwrap_or_else(|p| p.into_inner()).turn_stop.clone().unwrap_or_default();
     tokio::spawn(async move {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let turn = {
             let (agent, id) = (agent.clone(), id.clone());
-            tokio::spawn(async move { agent.turn_as(&id, &text, &tx, &requester).await })
+            tokio::spawn(async move { agent.turn_stoppable(&id, &text, &tx, &requester, &stop).await })
         };
         while let Some(event) = rx.recv().await {
             log.push(for_the_chat_origin(ChatEvent::from(event)));
@@ -324,7 +331,11 @@ async fn start_turn(
             tracing::error!(%message, "a turn failed");
             log.push(ChatEvent::Failed { message });
         }
-        session.state.lock().unwrap_or_else(|p| p.into_inner()).turn_running = false;
+        {
+            let mut state = session.state.lock().unwrap_or_else(|p| p.into_inner());
+            state.turn_running = false;
+            state.turn_stop = None;
+        }
         log.finish();
     });
     Ok(json!({ "conversation": conversation, "turn": turn_id }))

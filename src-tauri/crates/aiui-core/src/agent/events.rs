@@ -13,6 +13,9 @@ use crate::tools::Surface;
 pub enum Event {
     /// A backend was chosen for the next step.
     BackendChosen { backend: BackendId },
+    /// A piece of the model's words as a streaming leg writes them, placeholders already revealed. The `Text`
+    /// that follows carries the whole answer, and is what the store keeps.
+    TextDelta { text: String, backend: BackendId },
     /// The model's words for the owner.
     Text { text: String, backend: BackendId },
     /// One-tap replies to the question just asked (host-written, from the built-in leg's "Did you mean …?").
@@ -47,4 +50,9 @@ pub enum StopReason {
     BudgetStop,
     /// The wallet or its mint could not pay for the next paid step (the allowance would have).
     PaymentFailed,
+    /// The owner pressed Stop: what was written so far is kept, marked stopped.
+    Stopped,
+    /// The leg failed in the middle of its answer: what it wrote is kept, marked cut off; no other leg is asked
+    /// in the same turn.
+    CutOff,
 }

@@ -5,6 +5,8 @@
 //! conversation as it goes.
 
 mod events;
+mod stop;
+mod streamed;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
@@ -13,6 +15,7 @@ use serde_json::Value;
 use tokio::sync::mpsc::UnboundedSender;
 
 pub use events::{Event, StopReason};
+pub use stop::Stop;
 
 use crate::backends::chain::{Chain, TurnContext};
 use crate::backends::{BackendError, BackendId, ChatRequest, Message, ToolCall, Turn};
@@ -35,6 +38,29 @@ pub const HISTORY_WINDOW: usize = 200;
 pub const DENIED_RESULT: &str = "The owner declined this action. It was not performed. Do not retry it and do not \
                                  try to reach the same effect another way; tell the owner it was not done.";
 const NOT_RUN_RESULT: &str = "Not run: an earlier action in this step was declined by the owner.";
+const STOPPED_MESSAGE: &str = "You stopped the answer. What was written so far is kept; nothing else was done.";
+const PAID_STOP_NOTICE: &str = "Stopping: the paid request in flight finishes first, so its payment is settled; \
+                                nothing it proposes will run.";
+
+/// Why a step ended without an answer, and what of an answer was shown before it did.
+struct StepEnd {
+    reason: StopReason,
+    message: String,
+    /// The text written before a stop or a cut-off, and the leg that wrote it.
+    partial: Option<(String, BackendId)>,
+}
+
+impl StepEnd {
+    fn plain(reason: StopReason, message: String) -> Self {
+        Self { reason, message, partial: None }
+    }
+}
+
+/// Who asked for the turn, and its Stop: what a tool call needs to open and wait on a confirmation.
+struct Asked<'a> {
+    requester: &'a Requester,
+    stop: &'a Stop,
+}
 
 /// What the operator sets on trusted surfaces. The loop reads a snapshot at the start of each turn and never
 /// writes it.
@@ -185,6 +211,20 @@ impl Agent {
         events: &UnboundedSender<Event>,
         requester: &Requester,
     ) -> Result<TurnOutcome, AgentError> {
+        self.turn_stoppable(conversation, text, events, requester, &Stop::new()).await
+    }
+
+    /// [`Agent::turn_as`], which `stop` ends early: the backend request in flight is dropped (a paid one first
+    /// finishes, so its payment settles), what was written is kept and stored marked stopped, a waiting
+    /// confirmation is withdrawn, and nothing proposed after the stop runs.
+    pub async fn turn_stoppable(
+        &self,
+        conversation: &ConversationId,
+        text: &str,
+        events: &UnboundedSender<Event>,
+        requester: &Requester,
+        stop: &Stop,
+    ) -> Result<TurnOutcome, AgentError> {
         let config = self.config.read().unwrap_or_else(|p| p.into_inner()).clone();
         let (policy, mut policy_notice) = self.payment_policy().await;
         if let Some(text) = &policy_notice {
@@ -205,9 +245,26 @@ impl Agent {
                 tools: self.registry.defs(&config.grants),
                 max_tokens: config.max_tokens,
             };
-            let turn = match self.step(conversation, &request, &context, events).await {
+            let turn = match self.step(conversation, &request, &context, events, stop).await {
                 Ok(turn) => turn,
-                Err(stop) => return self.stop(conversation, events, stop.0, stop.1, user_stored),
+                Err(StepEnd { reason, message, partial: Some((text, backend)) }) => {
+                    // The leg took the message and wrote part of an answer: both are kept, the answer marked.
+                    if !user_stored {
+                        self.store.append_message(conversation, &user, None)?;
+                    }
+                    let marked = streamed::marked(&text, reason);
+                    let assistant = Message::Assistant { text: marked.clone(), tool_calls: Vec::new() };
+                    self.store.append_message(conversation, &assistant, Some(&backend))?;
+                    emit(events, Event::Text { text: marked, backend });
+                    return self.stop(conversation, events, reason, message, true);
+                }
+                Err(StepEnd { reason, message, partial: None }) => {
+                    let record = user_stored || reason == StopReason::Stopped;
+                    if reason == StopReason::Stopped && !user_stored {
+                        self.store.append_message(conversation, &user, None)?;
+                    }
+                    return self.stop(conversation, events, reason, message, record);
+                }
             };
             if !user_stored {
                 self.store.append_message(conversation, &user, None)?;
@@ -235,6 +292,10 @@ impl Agent {
             }
             let mut declined: Option<(StopReason, String)> = None;
             for call in &turn.tool_calls {
+                // A stop before a call runs: it, and every one after it, is answered "not run".
+                if declined.is_none() && stop.is_stopped() {
+                    declined = Some((StopReason::Stopped, STOPPED_MESSAGE.into()));
+                }
                 let result = match &declined {
                     Some(_) => Message::ToolResult {
                         call_id: call.id.clone(),
@@ -243,9 +304,10 @@ impl Agent {
                         is_error: true,
                     },
                     None => {
-                        let (result, stop) =
-                            self.run_tool(conversation, call, &config.grants, &turn.backend, requester, events).await?;
-                        declined = stop;
+                        let asked = Asked { requester, stop };
+                        let (result, ended) =
+                            self.run_tool(conversation, call, &config.grants, &turn.backend, &asked, events).await?;
+                        declined = ended;
                         result
                     }
                 };
@@ -270,7 +332,8 @@ impl Agent {
         request: &ChatRequest,
         context: &TurnContext,
         events: &UnboundedSender<Event>,
-    ) -> Result<Turn, (StopReason, String)> {
+        stop: &Stop,
+    ) -> Result<Turn, StepEnd> {
         let mut from = 0;
         // Every leg passed over or failed this step, with why: the owner's "no backend" message names them all.
         let mut failures: Vec<(String, String)> = Vec::new();
@@ -283,7 +346,7 @@ impl Agent {
                 Err(mut none) => {
                     failures.append(&mut none.reasons);
                     none.reasons = failures;
-                    return Err((StopReason::NoBackend, none.to_string()));
+                    return Err(StepEnd::plain(StopReason::NoBackend, none.to_string()));
                 }
             };
             let leg = &self.chain.legs()[index];
@@ -309,24 +372,90 @@ impl Agent {
                             );
                         }
                     }
-                    Err(blocked) => return Err((StopReason::EgressBlocked, blocked.message)),
+                    Err(blocked) => return Err(StepEnd::plain(StopReason::EgressBlocked, blocked.message)),
                 }
             }
+            if stop.is_stopped() {
+                return Err(StepEnd::plain(StopReason::Stopped, STOPPED_MESSAGE.into()));
+            }
             emit(events, Event::BackendChosen { backend: id.clone() });
-            match leg.send(&id, body, context).await {
-                Ok(turn) if leg.is_cloud() => return Ok(self.reveal(conversation, turn)),
-                Ok(turn) => return Ok(turn),
+            // What the owner sees as it is written: a cloud leg's placeholders revealed, never half of one.
+            let streamed = streamed::Streamed::default();
+            let on_delta = |piece: &str| {
+                let shown = if leg.is_cloud() {
+                    let screens = self.screens.lock().unwrap_or_else(|p| p.into_inner());
+                    let screen = screens.get(conversation);
+                    streamed.push(piece, &|text: &str| screen.map_or_else(|| text.to_owned(), |s| s.reveal(text)))
+                } else {
+                    streamed.push(piece, &str::to_owned)
+                };
+                if let Some(text) = shown {
+                    emit(events, Event::TextDelta { text, backend: id.clone() });
+                }
+            };
+            let sending = leg.send_streaming(&id, body, context, &on_delta);
+            let result = if leg.is_paid() {
+                // A paid request is never dropped half-way: it finishes, and its payment settles through the
+                // ledger as always; the stop then takes effect.
+                let mut sending = std::pin::pin!(sending);
+                let mut told = false;
+                let result = loop {
+                    tokio::select! {
+                        result = &mut sending => break result,
+                        () = stop.stopped(), if !told => {
+                            told = true;
+                            emit(events, Event::Notice { text: PAID_STOP_NOTICE.into() });
+                        }
+                    }
+                };
+                if stop.is_stopped() {
+                    let partial = result.ok().map(|turn| self.reveal_if(leg.is_cloud(), conversation, turn));
+                    let partial = partial.filter(|t| !t.text.is_empty()).map(|t| (t.text, t.backend));
+                    return Err(StepEnd { reason: StopReason::Stopped, message: STOPPED_MESSAGE.into(), partial });
+                }
+                result
+            } else {
+                tokio::select! {
+                    result = sending => result,
+                    () = stop.stopped() => {
+                        // Dropping the request closes its connection: the model stops writing.
+                        let partial = streamed.shown().filter(|t| !t.is_empty()).map(|t| (t, id.clone()));
+                        return Err(StepEnd { reason: StopReason::Stopped, message: STOPPED_MESSAGE.into(), partial });
+                    }
+                }
+            };
+            match result {
+                Ok(turn) => return Ok(self.reveal_if(leg.is_cloud(), conversation, turn)),
+                Err(BackendError::CutOff { backend, reason, .. }) => {
+                    tracing::warn!(leg = leg.name(), %reason, "the answer was cut off mid-way");
+                    let message = format!(
+                        "{} stopped in the middle of its answer ({reason}). What it wrote is kept above; nothing \
+                         else was done. Ask again to try the next backend.",
+                        leg.name()
+                    );
+                    let _ = backend;
+                    let partial = streamed.shown().map(|t| (t, id.clone()));
+                    return Err(StepEnd { reason: StopReason::CutOff, message, partial });
+                }
                 Err(e) if e.falls_through() => {
                     tracing::info!(leg = leg.name(), error = %e, "leg failed; handing the step to the next leg");
                     emit(events, Event::Notice { text: format!("{e}; trying the next backend.") });
                     failures.push((leg.name().to_owned(), e.to_string()));
                     from = index + 1;
                 }
-                Err(BackendError::BudgetStop { message }) => return Err((StopReason::BudgetStop, message)),
-                Err(BackendError::PaymentFailed { message }) => return Err((StopReason::PaymentFailed, message)),
-                Err(e) => return Err((StopReason::BackendFailed, backend_message(&e))),
+                Err(BackendError::BudgetStop { message }) => {
+                    return Err(StepEnd::plain(StopReason::BudgetStop, message));
+                }
+                Err(BackendError::PaymentFailed { message }) => {
+                    return Err(StepEnd::plain(StopReason::PaymentFailed, message));
+                }
+                Err(e) => return Err(StepEnd::plain(StopReason::BackendFailed, backend_message(&e))),
             }
         }
+    }
+
+    fn reveal_if(&self, cloud: bool, conversation: &ConversationId, turn: Turn) -> Turn {
+        if cloud { self.reveal(conversation, turn) } else { turn }
     }
 
     /// Puts the real values back behind the placeholders a cloud leg saw, so a tool call that names `[lan-ip-1]`
@@ -351,7 +480,7 @@ impl Agent {
         call: &ToolCall,
         grants: &Grants,
         backend: &BackendId,
-        requester: &Requester,
+        asked: &Asked<'_>,
         events: &UnboundedSender<Event>,
     ) -> Result<(Message, Option<(StopReason, String)>), AgentError> {
         let raw = call.arguments.clone().unwrap_or_else(|e| Value::String(e.raw));
@@ -368,7 +497,7 @@ impl Agent {
         };
         let mut request_id = None;
         if validated.tool.class.needs_confirmation() {
-            match self.confirm(conversation, &validated, backend, requester, events).await {
+            match self.confirm(conversation, &validated, backend, asked, events).await {
                 Ok(id) => request_id = Some(id),
                 Err((reason, message)) => return Ok((result(DENIED_RESULT.into(), true), Some((reason, message)))),
             }
@@ -422,7 +551,7 @@ impl Agent {
         conversation: &ConversationId,
         call: &ValidatedCall<'_>,
         backend: &BackendId,
-        requester: &Requester,
+        asked: &Asked<'_>,
         events: &UnboundedSender<Event>,
     ) -> Result<String, (StopReason, String)> {
         let app = call.app().unwrap_or_default();
@@ -442,12 +571,20 @@ impl Agent {
             summary: summary.clone(),
             class: call.tool.class,
             backend: backend.clone(),
-            requester: requester.clone(),
+            requester: asked.requester.clone(),
         };
         let waiter = self.gate.open(proposal).map_err(|e| (StopReason::Denied, format!("Not done: {summary}. {e}")))?;
         emit(events, Event::AwaitingConfirmation { request: waiter.request.clone() });
         let id = waiter.request.id.clone();
-        match self.gate.wait(waiter).await {
+        let verdict = tokio::select! {
+            verdict = self.gate.wait(waiter) => verdict,
+            () = asked.stop.stopped() => {
+                // Taken back from every trusted surface: nobody can approve what the owner stopped.
+                self.gate.withdraw(&id);
+                return Err((StopReason::Stopped, STOPPED_MESSAGE.into()));
+            }
+        };
+        match verdict {
             Verdict::Allowed => Ok(id),
             Verdict::Denied => Err((StopReason::Denied, format!("You declined: {summary}. Nothing was changed."))),
             Verdict::Expired => Err((

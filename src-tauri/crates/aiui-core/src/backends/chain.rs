@@ -8,7 +8,7 @@ use super::builtin::Builtin;
 use super::claude::Claude;
 use super::ollama::Ollama;
 use super::routstr::Routstr;
-use super::{BackendError, BackendId, ChatRequest, Turn};
+use super::{BackendError, BackendId, ChatRequest, OnDelta, Turn};
 use crate::budget::PaymentPolicy;
 use crate::egress::Origin;
 use crate::node::NodeClient;
@@ -91,6 +91,28 @@ impl Leg {
             Self::Routstr(routstr) => Box::pin(routstr.send(id, body, &context.policy)).await,
             Self::Builtin(builtin) => Box::pin(builtin.send(body, context.node.as_deref())).await,
         }
+    }
+
+    /// [`Leg::send`], with the visible text handed to `on_delta` as it is written where the leg streams (Ollama,
+    /// Claude). Routstr stays whole (a paid turn that may call a tool is asked for non-streaming, and providers
+    /// buffer anyway); the built-in leg's words are the host's, shown whole.
+    pub async fn send_streaming(
+        &self,
+        id: &BackendId,
+        body: Value,
+        context: &TurnContext,
+        on_delta: OnDelta<'_>,
+    ) -> Result<Turn, BackendError> {
+        match self {
+            Self::Local(ollama) => ollama.send_streaming(id, body, on_delta).await,
+            Self::Claude(claude) => claude.send_streaming(body, on_delta).await,
+            Self::Routstr(_) | Self::Builtin(_) => self.send(id, body, context).await,
+        }
+    }
+
+    /// Whether a request in flight on this leg spends money: such a request is never dropped half-way.
+    pub fn is_paid(&self) -> bool {
+        matches!(self, Self::Routstr(_))
     }
 }
 

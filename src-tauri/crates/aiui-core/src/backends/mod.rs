@@ -10,6 +10,7 @@ pub mod format;
 pub mod ollama;
 pub mod registry;
 pub mod routstr;
+pub mod stream;
 
 use std::time::Duration;
 
@@ -104,6 +105,10 @@ pub struct ChatRequest {
     pub max_tokens: u32,
 }
 
+/// Receives each visible text piece of a streamed answer, in order, as it arrives. Called on the task that reads
+/// the stream, so it must return quickly (hand the piece to a channel).
+pub type OnDelta<'a> = &'a (dyn Fn(&str) + Send + Sync);
+
 /// Token counts as the backend reported them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
@@ -151,6 +156,10 @@ pub enum BackendError {
     /// The backend answered something that is not its wire format.
     #[error("{backend} answered something unexpected: {detail}")]
     Protocol { backend: String, detail: String },
+    /// A streamed answer stopped mid-way after some of its text was already shown: `partial` is that text. Not
+    /// handed to the next leg, which would answer again from the start beside what the owner already read.
+    #[error("{backend}'s answer was cut off mid-way: {reason}")]
+    CutOff { backend: String, reason: String, partial: String },
 }
 
 impl BackendError {

@@ -7,7 +7,8 @@ use serde_json::{Value, json};
 use url::Url;
 
 use super::format::ollama as wire;
-use super::{BackendError, BackendId, ChatRequest, Turn};
+use super::stream::{self, Failed, Fault, StreamFault};
+use super::{BackendError, BackendId, ChatRequest, OnDelta, Turn};
 use crate::egress::Origin;
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
 
@@ -25,6 +26,8 @@ pub struct OllamaConfig {
     pub liveness_ttl: Duration,
     pub connect_timeout: Duration,
     pub request_timeout: Duration,
+    /// A streamed answer that sends nothing for this long has stalled (the total `request_timeout` still holds).
+    pub idle_timeout: Duration,
 }
 
 impl Default for OllamaConfig {
@@ -35,6 +38,7 @@ impl Default for OllamaConfig {
             liveness_ttl: Duration::from_secs(15),
             connect_timeout: Duration::from_secs(1),
             request_timeout: Duration::from_secs(180),
+            idle_timeout: Duration::from_secs(60),
         }
     }
 }
@@ -139,28 +143,88 @@ impl Ollama {
     }
 
     pub async fn send(&self, id: &BackendId, body: Value) -> Result<Turn, BackendError> {
-        let unavailable = |reason: String| BackendError::Unavailable { backend: NAME.into(), reason };
-        let url = self.config.url.join("api/chat").map_err(|e| unavailable(e.to_string()))?;
-        let response = match self.chat.http.post(url).json(&body).send().await {
-            Ok(r) => r,
-            Err(e) => {
-                let reason = format!("Ollama stopped answering ({e})");
-                self.mark_down(&reason);
-                return Err(unavailable(reason));
-            }
-        };
-        let status = response.status();
-        let bytes = net::read_capped(response, MAX_REPLY_BYTES).await.map_err(|e| unavailable(e.to_string()))?;
-        if !status.is_success() {
-            let text = String::from_utf8_lossy(&bytes);
-            let reason = format!("HTTP {status}: {}", text.chars().take(200).collect::<String>());
-            self.mark_down(&reason);
-            return Err(unavailable(reason));
+        let response = self.post_chat(&body).await?;
+        if !response.status().is_success() {
+            return Err(self.refusal(response).await);
         }
+        let bytes = net::read_capped(response, MAX_REPLY_BYTES).await.map_err(|e| unavailable(e.to_string()))?;
         let reply: Value = serde_json::from_slice(&bytes)
             .map_err(|e| BackendError::Protocol { backend: NAME.into(), detail: format!("not JSON ({e})") })?;
         wire::response(&reply, model_of(id)).map_err(|detail| BackendError::Protocol { backend: NAME.into(), detail })
     }
+
+    /// The same step as [`send`](Self::send), streamed: each piece of text goes to `on_delta` as it arrives, and the
+    /// Turn is the one `send` would give. Before any text is shown a failure is `send`'s (the leg falls through);
+    /// after, it is [`BackendError::CutOff`] with the text shown.
+    pub async fn send_streaming(
+        &self,
+        id: &BackendId,
+        mut body: Value,
+        on_delta: OnDelta<'_>,
+    ) -> Result<Turn, BackendError> {
+        if let Some(body) = body.as_object_mut() {
+            body.insert("stream".into(), Value::Bool(true));
+        }
+        let response = self.post_chat(&body).await?;
+        if !response.status().is_success() {
+            return Err(self.refusal(response).await);
+        }
+        let mut assembler = wire::StreamAssembler::default();
+        let chunks = stream::body_chunks(response, MAX_REPLY_BYTES, self.config.idle_timeout);
+        let shown = stream::read_ndjson(chunks, &mut assembler, on_delta).await;
+        let turn = shown.and_then(|partial| {
+            assembler
+                .finish(model_of(id))
+                .map_err(|detail| Failed { fault: Fault::Stream(StreamFault::Malformed(detail)), partial })
+        });
+        turn.map_err(|failed| self.stream_failure(failed))
+    }
+
+    async fn post_chat(&self, body: &Value) -> Result<reqwest::Response, BackendError> {
+        let url = self.config.url.join("api/chat").map_err(|e| unavailable(e.to_string()))?;
+        self.chat.http.post(url).json(body).send().await.map_err(|e| {
+            let reason = format!("Ollama stopped answering ({e})");
+            self.mark_down(&reason);
+            unavailable(reason)
+        })
+    }
+
+    /// An HTTP error status: the leg is down for its TTL.
+    async fn refusal(&self, response: reqwest::Response) -> BackendError {
+        let status = response.status();
+        let bytes = match net::read_capped(response, MAX_REPLY_BYTES).await {
+            Ok(bytes) => bytes,
+            Err(e) => return unavailable(e.to_string()),
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let reason = format!("HTTP {status}: {}", text.chars().take(200).collect::<String>());
+        self.mark_down(&reason);
+        unavailable(reason)
+    }
+
+    fn stream_failure(&self, failed: Failed) -> BackendError {
+        let reason = match &failed.fault {
+            Fault::Read(e) => e.to_string(),
+            Fault::Stream(StreamFault::Reported { message, .. }) => format!("Ollama reported an error: {message}"),
+            Fault::Stream(StreamFault::Malformed(detail)) => detail.clone(),
+        };
+        if !failed.partial.is_empty() {
+            return BackendError::CutOff { backend: NAME.into(), reason, partial: failed.partial };
+        }
+        match &failed.fault {
+            Fault::Read(_) => unavailable(reason),
+            // The error an HTTP status would have carried, had Ollama failed before its first line.
+            Fault::Stream(StreamFault::Reported { .. }) => {
+                self.mark_down(&reason);
+                unavailable(reason)
+            }
+            Fault::Stream(StreamFault::Malformed(_)) => BackendError::Protocol { backend: NAME.into(), detail: reason },
+        }
+    }
+}
+
+fn unavailable(reason: String) -> BackendError {
+    BackendError::Unavailable { backend: NAME.into(), reason }
 }
 
 fn model_of(id: &BackendId) -> &str {

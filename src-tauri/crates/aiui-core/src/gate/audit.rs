@@ -49,6 +49,11 @@ impl AuditLog {
         self.append("decided", id, json!({ "verdict": verdict }))
     }
 
+    /// Records that a request was taken back undecided (the owner stopped the turn that asked).
+    pub(super) fn withdrawn(&self, id: &str) -> Result<(), AuditError> {
+        self.append("withdrawn", id, json!({ "why": "the turn that asked was stopped" }))
+    }
+
     /// Records what the node answered to an approved action.
     pub fn result(&self, id: &str, outcome: &Result<String, String>) -> Result<(), AuditError> {
         let body = match outcome {

@@ -220,6 +220,16 @@ impl Gate {
         if verdict == Verdict::Expired { Err(DecideError::Expired) } else { Ok(verdict) }
     }
 
+    /// Takes a pending request back undecided (its turn was stopped): no surface lists it any more, and a decision
+    /// for it is `Unknown`. Returns whether it was still pending.
+    pub fn withdraw(&self, id: &str) -> bool {
+        let removed = self.lock().remove(id).is_some();
+        if removed && let Err(e) = self.audit.withdrawn(id) {
+            tracing::error!(error = %e, "a withdrawn request could not be recorded in the audit log");
+        }
+        removed
+    }
+
     /// Waits for the owner. At the expiry the request is withdrawn and the verdict is `Expired`.
     pub async fn wait(&self, waiter: Waiter) -> Verdict {
         let Waiter { request, answer } = waiter;

@@ -61,3 +61,17 @@ async fn a_decision_after_the_expiry_is_expired_not_allowed() {
     assert_eq!(gate.decide(&id, &hash, Decision::AllowOnce), Err(DecideError::Expired));
     assert_eq!(gate.wait(waiter).await, Verdict::Expired);
 }
+
+#[tokio::test]
+async fn a_withdrawn_request_is_listed_nowhere_and_cannot_be_decided() {
+    let (gate, dir) = gate(Duration::from_secs(30));
+    let waiter = gate.open(proposal()).unwrap();
+    let (id, hash) = (waiter.request.id.clone(), waiter.request.arguments_hash.clone());
+    assert!(gate.withdraw(&id));
+    assert!(gate.pending().is_empty());
+    assert_eq!(gate.decide(&id, &hash, Decision::AllowOnce), Err(DecideError::Unknown));
+    assert_eq!(gate.wait(waiter).await, Verdict::Expired, "the waiter hears no yes");
+    assert!(!gate.withdraw(&id), "once");
+    let audit = std::fs::read_to_string(dir.path().join("audit.jsonl")).unwrap();
+    assert!(audit.contains("\"withdrawn\""), "{audit}");
+}
