@@ -23,6 +23,7 @@ fn arguments(command: &str) -> Value {
         | "node_packages"
         | "chat_suggestions"
         | "request_trusted_window"
+        | "chat_stop"
         | "allowance_get" => json!({}),
         "conversation_load" => json!({ "id": "00000000000000000000000000000000" }),
         "chat_send" => json!({ "conversation": null, "text": "restart lnd", "onEvent": "__CHANNEL__:1" }),
