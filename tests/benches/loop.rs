@@ -278,6 +278,90 @@ async fn store() {
     println!();
 }
 
+/// A local Ollama on loopback whose every `/api/chat` answer streams 20 NDJSON pieces after 5 ms; it stamps the
+/// moment its first piece is handed to the connection (same process, same clock as the reader's).
+async fn stamping_ollama() -> (String, std::sync::Arc<std::sync::Mutex<Vec<Instant>>>) {
+    use axum::body::{Body, Bytes};
+    use futures_util::StreamExt;
+    let stamps = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let written = stamps.clone();
+    let router = axum::Router::new()
+        .route("/api/tags", axum::routing::get(|| async { axum::Json(wire::fixture("ollama/tags.json")) }))
+        .route("/api/show", axum::routing::post(|| async { axum::Json(wire::fixture("ollama/show_tools.json")) }))
+        .route(
+            "/api/chat",
+            axum::routing::post(move || {
+                let written = written.clone();
+                async move {
+                    let pieces = futures_util::stream::iter(0..21).then(move |n| {
+                        let written = written.clone();
+                        async move {
+                            tokio::time::sleep(Duration::from_millis(if n == 0 { 5 } else { 1 })).await;
+                            let line = if n == 20 {
+                                json!({"model": "qwen2.5:7b", "message": {"role": "assistant", "content": ""}, "done": true, "eval_count": 20})
+                            } else {
+                                json!({"model": "qwen2.5:7b", "message": {"role": "assistant", "content": format!("piece{n} ")}, "done": false})
+                            };
+                            if n == 0 {
+                                written.lock().unwrap().push(Instant::now());
+                            }
+                            Ok::<_, std::io::Error>(Bytes::from(format!("{line}\n")))
+                        }
+                    });
+                    ([("content-type", "application/x-ndjson")], Body::from_stream(pieces))
+                }
+            }),
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    (url, stamps)
+}
+
+/// From the backend's first byte to the first `TextDelta` the loop emits, beside the backend's own first byte as
+/// a bare HTTP client reads it, in one run.
+async fn streaming() {
+    let rounds = 200;
+    let (url, stamps) = stamping_ollama().await;
+    let http = aiui_core::net::client(&aiui_core::net::ClientSpec::default()).unwrap().http;
+    let mut bare = Vec::new();
+    for _ in 0..rounds {
+        let mut response = http.post(format!("{url}api/chat")).json(&json!({})).send().await.unwrap();
+        response.chunk().await.unwrap().expect("a first piece");
+        let read = Instant::now();
+        bare.push(read - *stamps.lock().unwrap().last().unwrap());
+        while response.chunk().await.unwrap().is_some() {}
+    }
+    let h = harness_with(Chain::new(vec![ollama_leg(&url)]), Duration::from_secs(30)).await;
+    let mut through_loop = Vec::new();
+    for _ in 0..rounds {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let (agent, conversation) = (h.agent.clone(), h.agent.store.create_conversation("bench").unwrap());
+        let turn = tokio::spawn(async move { agent.turn(&conversation, "what is running?", &tx).await });
+        let mut first = None;
+        while let Some(event) = rx.recv().await {
+            if first.is_none() && matches!(event, aiui_core::agent::Event::TextDelta { .. }) {
+                first = Some(Instant::now());
+            }
+        }
+        assert!(matches!(turn.await.unwrap().unwrap(), TurnOutcome::Answered { .. }));
+        through_loop.push(first.expect("a delta") - *stamps.lock().unwrap().last().unwrap());
+    }
+    let (bare, through) = (stats(bare), stats(through_loop));
+    let added = through.p99.saturating_sub(bare.p99);
+    println!("streaming: backend's first byte to the first visible piece ({rounds} answers each, loopback Ollama)");
+    println!("{:<40} {:>10} {:>10}", "", "p50 ms", "p99 ms");
+    println!("{:<40} {:>10.3} {:>10.3}", "first byte, bare HTTP client", ms(bare.p50), ms(bare.p99));
+    println!("{:<40} {:>10.3} {:>10.3}", "first TextDelta, through the loop", ms(through.p50), ms(through.p99));
+    println!(
+        "{:<40} {:>10.3}   goal <= 2 ms: {}",
+        "added at p99",
+        ms(added),
+        if added <= Duration::from_millis(2) { "met" } else { "MISSED" }
+    );
+    println!();
+}
+
 /// `cargo bench -p aiui-tests --bench loop -- store paid` runs only the sections named; none named runs all.
 #[tokio::main]
 async fn main() {
@@ -294,5 +378,8 @@ async fn main() {
     }
     if wanted("store") {
         store().await;
+    }
+    if wanted("streaming") {
+        streaming().await;
     }
 }
