@@ -314,6 +314,12 @@ async fn stamping_ollama() -> (String, std::sync::Arc<std::sync::Mutex<Vec<Insta
         );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/", listener.local_addr().unwrap());
+    // No Nagle: a small piece after the headers would otherwise wait for the reader's delayed ACK (~40 ms), which
+    // measures the kernel, not the loop.
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     tokio::spawn(async move { axum::serve(listener, router).await });
     (url, stamps)
 }

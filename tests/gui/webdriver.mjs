@@ -11,6 +11,14 @@
 //    restarting -> running, seen from the chat window. Meanwhile tests/gui/atspi.py reads the trusted window's
 //    AT-SPI tree: an alert dialog named by the summary, Deny focused, Approve unavailable and then available, and
 //    after the answer a live region says the result and the focus is inside the window.
+// 3b. (After the keyboard-only Deny of step 4, which is run first.) Slow streamed answers: in a new conversation, a
+//    question the scripted model answers as a slow NDJSON stream (40 pieces 100 ms apart, then a tool call proposing
+//    `package_restart {id: lnd}`, then done). The growing answer is sampled until it has had three distinct lengths,
+//    then stopped: once with the Stop button (a WebDriver click), once with Escape (a key action) in a second new
+//    conversation. Each time the window shows the partial answer ending "[Stopped by you here.]" and the stop notice;
+//    after 5.5 s more (past the stream's end) lnd stayed running, the audit log has no new confirmation, the trusted
+//    window has none pending, and the model was not asked again. Both conversations, reopened from the list, show the
+//    same partial text, marked.
 // 4. The owner sets an allowance in the trusted window's form; the chat window's read-only meter shows it.
 // 4b. The wallet, against a real mint (nutshell with FakeWallet, started by tests/gui/run, whose outgoing payments
 //    stay pending): funded by its invoice, a token sent out (shown once, with its QR code), a withdrawal to Lightning
@@ -59,6 +67,43 @@ const TRUSTED_TITLE = 'AIUI · Trusted confirmation and settings';
 // The fifth is asked by the keyboard-only Deny at the end.
 const chatReplies = ['chat_call_package_list.json', 'chat_answer_packages.json', 'chat_call_restart_lnd.json', 'chat_answer_restarted.json', 'chat_call_restart_lnd.json'];
 const received = [];
+// Step 3b's questions (each ends "step by step.") get a slow stream instead, the queue above left as it is: 40 pieces
+// 100 ms apart, then a tool call proposing `package_restart {id: lnd}`, then done. Each such request is recorded: what
+// it asked for (`stream`), which lines were written, and when the host hung up.
+const SLOW_PIECES = Array.from({ length: 40 }, (_, i) => `Part ${String(i + 1).padStart(2, '0')} of the slow answer. `);
+const SLOW_TEXT = SLOW_PIECES.join('');
+const slowStreams = [];
+function slowStream(res, asked) {
+  const record = { startedAt: Date.now(), stream: asked.stream, sent: [], notSent: [], hungUpAt: null, finished: false };
+  slowStreams.push(record);
+  const line = (fields) => `${JSON.stringify({ model: 'qwen2.5:7b', created_at: new Date().toISOString(), ...fields })}\n`;
+  const lines = [
+    ...SLOW_PIECES.map((content) => ['piece', { message: { role: 'assistant', content }, done: false }]),
+    ['tool call', { message: { role: 'assistant', content: '', tool_calls: [{ function: { name: 'package_restart', arguments: { id: 'lnd' } } }] }, done: false }],
+    ['done', { message: { role: 'assistant', content: '' }, done_reason: 'stop', done: true, prompt_eval_count: 10, eval_count: 40 }],
+  ];
+  res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+  res.on('close', () => { if (!record.finished && record.hungUpAt === null) record.hungUpAt = Date.now(); });
+  let next = 0;
+  const write = () => {
+    if (next === lines.length) {
+      record.finished = record.hungUpAt === null;
+      if (record.finished) res.end();
+      return;
+    }
+    const [kind, fields] = lines[next];
+    next += 1;
+    // Once the host has hung up, the rest keeps its schedule but cannot be written.
+    if (record.hungUpAt !== null || res.destroyed) record.notSent.push(kind);
+    else { res.write(line(fields)); record.sent.push(kind); }
+    setTimeout(write, 100);
+  };
+  write();
+}
+const lastUserText = (asked) => {
+  const users = (asked.messages || []).filter((m) => m.role === 'user');
+  return users.length ? String(users[users.length - 1].content) : '';
+};
 const ollama = http.createServer((req, res) => {
   let body = '';
   req.on('data', (chunk) => { body += chunk; });
@@ -71,7 +116,9 @@ const ollama = http.createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/api/version') return reply(200, '{"version":"0.12.3"}');
     if (req.method === 'POST' && req.url === '/api/show') return reply(200, fixture('show_tools.json'));
     if (req.method === 'POST' && req.url === '/api/chat') {
-      received.push(JSON.parse(body));
+      const asked = JSON.parse(body);
+      received.push(asked);
+      if (lastUserText(asked).endsWith('step by step.')) return slowStream(res, asked);
       const next = chatReplies.shift();
       return next ? reply(200, fixture(next)) : reply(500, '{"error":"the test script has no more replies"}');
     }
@@ -270,7 +317,7 @@ function checkAtspi(seen, summary, answer) {
 }
 
 // Keys only, as a keyboard user presses them (W3C WebDriver key actions).
-const KEY = { tab: '\uE004', enter: '\uE007', control: '\uE009' };
+const KEY = { tab: '\uE004', enter: '\uE007', control: '\uE009', escape: '\uE00C' };
 async function press(...keys) {
   const actions = [];
   for (const key of keys) {
@@ -652,6 +699,125 @@ try {
   await until('the turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') === 'false';`)));
   check(await focusedId() === 'composer-input', 'the focus is in the message box after the denial');
   check(await run(wrap(`const apps = await window.__TAURI__.core.invoke('node_packages'); return apps.find((p) => p.id === 'lnd').state;`)) === 'running', 'lnd was not restarted after Deny');
+
+  // ---- 3b. a slow streamed answer in a new conversation, stopped mid-answer: once by Stop, once by Escape ----
+  const STOP_MARK = '[Stopped by you here.]';
+  const STOP_NOTICE = 'You stopped the answer. What was written so far is kept; nothing else was done.';
+  const auditFile = [path.join(dataDir, 'demo', 'audit.jsonl'), path.join(dataDir, 'audit.jsonl')].find((f) => fs.existsSync(f));
+  const auditLines = () => fs.readFileSync(auditFile, 'utf8').split('\n').filter(Boolean);
+  check(auditFile && auditLines().some((l) => l.includes('"event":"requested"')), `the app's audit log holds the confirmations so far (${auditFile})`);
+  const lndNow = () => run(wrap(`const apps = await window.__TAURI__.core.invoke('node_packages'); return apps.find((p) => p.id === 'lnd').state;`));
+  // The owner reads the chat window: the trusted window, shown by the Deny above, is put away so it covers nothing.
+  await focus('trusted');
+  check('ok' in (await invokeIn('trusted_hide')), 'the trusted window hides itself');
+  const observed = [];
+  async function streamedStop(question, how) {
+    await focus('main');
+    await wd('POST', s(`/element/${Object.values(await wd('POST', s('/element'), { using: 'css selector', value: '#new-conversation' }))[0]}/click`), {});
+    await until('a new, empty conversation', () => run(wrap(`return document.getElementById('messages').children.length === 0 && document.getElementById('stop').hidden;`)), 5000);
+    const before = { audit: auditLines().length, asked: received.length, slow: slowStreams.length };
+    await ask(question);
+    const sampled = await run(wrap(`
+      const lengths = []; const t0 = performance.now(); let samples = 0;
+      while (performance.now() - t0 < 15000) {
+        samples += 1;
+        const el = document.querySelector('#messages .msg.assistant.streaming .streaming-text');
+        const n = el ? el.textContent.length : 0;
+        if (n > 0 && !lengths.includes(n)) lengths.push(n);
+        if (lengths.length >= 3) {
+          return { lengths, samples, ms: Math.round(performance.now() - t0), stopShown: !document.getElementById('stop').hidden,
+            busy: document.getElementById('send').getAttribute('aria-disabled') === 'true' };
+        }
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return { lengths, samples, timedOut: true };`));
+    log(`streaming lengths seen before ${how}:`, JSON.stringify(sampled));
+    check(!sampled.timedOut && sampled.lengths.length >= 3, `the answer grew in the window through three distinct lengths (${JSON.stringify(sampled)})`);
+    check(sampled.lengths.every((n, i) => i === 0 || n > sampled.lengths[i - 1]), `the lengths only grew (${sampled.lengths})`);
+    check(sampled.stopShown && sampled.busy, 'Stop is shown while the answer is written');
+    check(slowStreams.length === before.slow + 1, 'the question got the slow stream');
+    const slow = slowStreams[slowStreams.length - 1];
+    check(slow.stream === true, `the local leg asked for a stream ("stream": ${slow.stream})`);
+    const stopAt = Date.now(); // the click or key press is sent
+    if (how === 'the Stop button') {
+      await wd('POST', s(`/element/${Object.values(await wd('POST', s('/element'), { using: 'css selector', value: '#stop' }))[0]}/click`), {});
+    } else {
+      await press(KEY.escape);
+    }
+    const piecesAtStop = slow.sent.length;
+    const ended = await until(`the stopped answer (${how})`, () => run(wrap(`
+      if (document.getElementById('send').getAttribute('aria-disabled') === 'true' || document.querySelector('#messages .streaming')) return null;
+      const answers = [...document.querySelectorAll('#messages .msg.assistant')];
+      const last = answers[answers.length - 1];
+      if (!last) return null;
+      return { paragraphs: [...last.querySelectorAll('p')].map((p) => p.textContent), answers: answers.length,
+        notices: [...document.querySelectorAll('#messages .msg.notice')].map((m) => m.textContent), stopHidden: document.getElementById('stop').hidden };`)), 10000, 50);
+    log(`the window ${Date.now() - stopAt} ms after ${how}:`, JSON.stringify({ ...ended, paragraphs: ended.paragraphs.map((p) => (p.length > 60 ? `…${p.slice(-60)}` : p)) }));
+    check(ended.answers === 1 && ended.paragraphs[ended.paragraphs.length - 1] === STOP_MARK, `the answer ends "${STOP_MARK}" (${JSON.stringify(ended.paragraphs.slice(-2))})`);
+    const shownPartial = ended.paragraphs.slice(0, -1).join('\n\n');
+    check(shownPartial.length > 0 && SLOW_TEXT.startsWith(shownPartial) && shownPartial.length < SLOW_TEXT.trimEnd().length,
+      `the partial answer is kept, a proper beginning of the whole (${shownPartial.length} of ${SLOW_TEXT.length} characters)`);
+    check(shownPartial.length >= sampled.lengths[sampled.lengths.length - 1] - 1, 'nothing seen growing was lost');
+    check(ended.notices.some((t) => t.includes(STOP_NOTICE)), `the stop notice is shown (${JSON.stringify(ended.notices)})`);
+    check(ended.stopHidden, 'Stop is hidden once the turn ended');
+    // Past the stream's scripted end (4.1 s after its start): the tool call never became an action or a confirmation.
+    const lndStates = [];
+    const waitUntil = Math.max(stopAt + 5500, slow.startedAt + 4100 + 1500);
+    while (Date.now() < waitUntil) {
+      lndStates.push(await lndNow());
+      await sleep(200);
+    }
+    await focus('trusted');
+    const pendingNow = (await invokeIn('trusted_pending')).ok;
+    const trustedShown = await run(wrap(`return { visible: document.visibilityState, confirmHidden: document.getElementById('confirm').hidden };`));
+    await focus('main');
+    const newAudit = auditLines().slice(before.audit);
+    log('the scripted stream:', JSON.stringify({ pieces: slow.sent.filter((k) => k === 'piece').length, sent: [...new Set(slow.sent)], notSent: slow.notSent,
+      hungUp: slow.hungUpAt === null ? 'never' : `${slow.hungUpAt - stopAt} ms after ${how}`, piecesAtStop }));
+    log(`after ${Date.now() - stopAt} ms: lnd ${[...new Set(lndStates)].join(' -> ')} (${lndStates.length} reads); new audit lines ${newAudit.length};`
+      + ` /api/chat requests since the question ${received.length - before.asked}; pending ${JSON.stringify(pendingNow)}; trusted window ${JSON.stringify(trustedShown)}`);
+    check(slow.hungUpAt !== null && slow.hungUpAt - stopAt < 3000, 'the host hung up on the stream once stopped');
+    check(!slow.sent.includes('tool call') && slow.notSent.includes('tool call'), `the scripted tool call came due while the test waited and was never delivered (${JSON.stringify(slow.notSent)})`);
+    check(lndStates.length >= 10 && lndStates.every((st) => st === 'running'), `lnd stayed running (${[...new Set(lndStates)]})`);
+    check(newAudit.length === 0, `no confirmation was opened (${newAudit.join(' | ')})`);
+    check(Array.isArray(pendingNow) && pendingNow.length === 0 && trustedShown.confirmHidden, 'nothing pending in the trusted window');
+    check(received.length - before.asked === 1, `the model was asked once, and not again after the stop (${received.length - before.asked})`);
+    observed.push({ how, lengths: sampled.lengths, shown: shownPartial.length, piecesAtStop });
+    return shownPartial;
+  }
+  const buttonPartial = await streamedStop('Explain how a Lightning channel works, step by step.', 'the Stop button');
+  await screenshot('chat-stopped.png');
+  await axe('the chat window with an answer stopped by the owner');
+  const escapePartial = await streamedStop('Explain how an on-chain payment confirms, step by step.', 'the Escape key');
+  // Reopened from the conversation list: another conversation first, then each stopped one, drawn from the store.
+  const openFromList = async (title) => {
+    const index = await run(wrap(`return [...document.querySelectorAll('#conversations li button')].findIndex((b) => args[0].startsWith(b.firstChild.textContent));`), title);
+    check(index >= 0, `"${title}" is in the conversation list`);
+    await wd('POST', s(`/element/${Object.values(await wd('POST', s('/element'), { using: 'css selector', value: `#conversations li:nth-child(${index + 1}) button` }))[0]}/click`), {});
+    return until(`"${title}" reopened`, () => run(wrap(`const items = [...document.querySelectorAll('#messages > li')];
+      const user = items.find((li) => li.classList.contains('user'));
+      if (!user || !user.textContent.includes(args[0])) return null;
+      // The list is redrawn after the conversation (openConversation does not wait for it).
+      const current = [...document.querySelectorAll('#conversations button[aria-current="true"]')].map((b) => b.firstChild.textContent);
+      if (current.length !== 1 || !args[0].startsWith(current[0])) return null;
+      const answers = items.filter((li) => li.classList.contains('assistant'));
+      return { answers: answers.map((li) => [...li.querySelectorAll('p')].map((p) => p.textContent)), notices: items.filter((li) => li.classList.contains('notice')).map((li) => li.textContent),
+        current };`), title), 5000);
+  };
+  await openFromList('What is running on my node?');
+  for (const [title, partial] of [['Explain how a Lightning channel works, step by step.', buttonPartial], ['Explain how an on-chain payment confirms, step by step.', escapePartial]]) {
+    const reopened = await openFromList(title);
+    const answer = reopened.answers[0] || [];
+    log(`reopened "${title}":`, JSON.stringify({ end: answer.slice(-2).map((p) => p.slice(-50)), notices: reopened.notices }));
+    check(reopened.answers.length === 1 && answer[answer.length - 1] === STOP_MARK && answer.slice(0, -1).join('\n\n') === partial,
+      `the stored answer is the partial text shown, ending "${STOP_MARK}" (${JSON.stringify(answer.slice(-2))})`);
+    check(reopened.notices.some((t) => t.includes(STOP_NOTICE)), 'the stop notice is stored with it');
+  }
+  check(await lndNow() === 'running', 'lnd is still running');
+  log('streamed and stopped:', JSON.stringify(observed));
+  log('PASSED (slow streamed answers stopped by the Stop button and by Escape, kept marked, nothing run)');
+  // The wallet's steps start in the trusted window, shown again as the owner would: Settings.
+  await run(wrap(`document.getElementById('open-settings').click(); return true;`));
   backupWords = await walletFlow(focus);
   log('PASSED');
 } catch (error) {

@@ -18,6 +18,12 @@
 //    cookie, a form into a hidden frame, the chat origin's own session), from foreign pages (another port of the
 //    same host, which gets the owner's cookie too, and another site), without the CSRF token, and with a missing
 //    or wrong approval passphrase. The backup words, restoring and sending tokens are not on the LAN at all.
+// 5c. A slow streamed answer, stopped: in a new conversation, a question the scripted model answers as a slow NDJSON
+//    stream (40 pieces 100 ms apart, then a tool call proposing `package_restart {id: lnd}`, then done). The page's
+//    growing answer is sampled until it has had three distinct lengths; Stop is clicked. The page shows the partial
+//    answer ending "[Stopped by you here.]" and the stop notice; the stored conversation (conversation_load) holds
+//    the same partial text, marked; after 5.5 s more (past the stream's end) the devnode logged no package.restart,
+//    lnd stayed running, the audit log has no new confirmation, and the trusted origin shows none pending.
 // 6. The kiosk layout, by touch (WebDriver pointer type "touch", Chromium emulating a 1024x600 touchscreen, the page
 //    opened with ?kiosk as the node's own screen would): the suggested questions follow the devnode's state; one is
 //    tapped and answered; "restart lnd" is typed on the on-screen keyboard; on the trusted origin a tap on Approve
@@ -89,6 +95,44 @@ function start(name, command, args, { env = {}, ready, stdin } = {}) {
 // Two rounds of the same script: the desktop-sized session, then the kiosk session.
 const oneRound = ['chat_call_package_list.json', 'chat_answer_packages.json', 'chat_call_restart_lnd.json', 'chat_answer_restarted.json'];
 const chatReplies = [...oneRound, ...oneRound];
+// Step 5c's question gets a slow stream instead (the queue above is left as it is). Each such request is recorded:
+// what it asked for (`stream`), which lines were written, and when (and after how many lines) the host hung up.
+const SLOW_QUESTION = 'Explain how a Lightning channel works, step by step.';
+const SLOW_PIECES = Array.from({ length: 40 }, (_, i) => `Part ${String(i + 1).padStart(2, '0')} of the slow answer. `);
+const SLOW_TEXT = SLOW_PIECES.join('');
+const slowStreams = [];
+let chatRequests = 0;
+function slowStream(res, asked) {
+  const record = { startedAt: Date.now(), stream: asked.stream, sent: [], notSent: [], hungUpAt: null, finished: false };
+  slowStreams.push(record);
+  const line = (fields) => `${JSON.stringify({ model: 'qwen2.5:7b', created_at: new Date().toISOString(), ...fields })}\n`;
+  const lines = [
+    ...SLOW_PIECES.map((content) => ['piece', { message: { role: 'assistant', content }, done: false }]),
+    ['tool call', { message: { role: 'assistant', content: '', tool_calls: [{ function: { name: 'package_restart', arguments: { id: 'lnd' } } }] }, done: false }],
+    ['done', { message: { role: 'assistant', content: '' }, done_reason: 'stop', done: true, prompt_eval_count: 10, eval_count: 40 }],
+  ];
+  res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+  res.on('close', () => { if (!record.finished && record.hungUpAt === null) record.hungUpAt = Date.now(); });
+  let next = 0;
+  const write = () => {
+    if (next === lines.length) {
+      record.finished = record.hungUpAt === null;
+      if (record.finished) res.end();
+      return;
+    }
+    const [kind, fields] = lines[next];
+    next += 1;
+    // Once the host has hung up, the rest keeps its schedule but cannot be written.
+    if (record.hungUpAt !== null || res.destroyed) record.notSent.push(kind);
+    else { res.write(line(fields)); record.sent.push(kind); }
+    setTimeout(write, 100);
+  };
+  write();
+}
+const lastUserText = (asked) => {
+  const users = (asked.messages || []).filter((m) => m.role === 'user');
+  return users.length ? String(users[users.length - 1].content) : '';
+};
 const ollama = http.createServer((req, res) => {
   let body = '';
   req.on('data', (chunk) => { body += chunk; });
@@ -101,6 +145,9 @@ const ollama = http.createServer((req, res) => {
     if (req.method === 'GET' && req.url === '/api/version') return reply(200, '{"version":"0.12.3"}');
     if (req.method === 'POST' && req.url === '/api/show') return reply(200, fixture('show_tools.json'));
     if (req.method === 'POST' && req.url === '/api/chat') {
+      chatRequests += 1;
+      const asked = JSON.parse(body);
+      if (lastUserText(asked).includes(SLOW_QUESTION)) return slowStream(res, asked);
       const next = chatReplies.shift();
       return next ? reply(200, fixture(next)) : reply(500, '{"error":"the test script has no more replies"}');
     }
@@ -119,8 +166,10 @@ await new Promise((resolve) => foreign.listen(0, '127.0.0.1', resolve));
 
 // ---- the devnode and the service ----
 const nodePort = await freePort();
-await start('archy-devnode', devnodeBin, ['--listen', `127.0.0.1:${nodePort}`, '--data-dir', path.join(work, 'node'), '--transition-ms', '3000'],
-  { env: { ARCHY_DEVNODE_PASSWORD: NODE_PASSWORD }, ready: /listening on/ });
+// Its RPC calls logged (debug), so step 5c can count the package.restart calls that reached it.
+const devnode = await start('archy-devnode', devnodeBin, ['--listen', `127.0.0.1:${nodePort}`, '--data-dir', path.join(work, 'node'), '--transition-ms', '3000'],
+  { env: { ARCHY_DEVNODE_PASSWORD: NODE_PASSWORD, RUST_LOG: 'info,archy_devnode=debug' }, ready: /listening on/ });
+const restartsAtNode = () => (devnode.child.output.match(/rpc method="?package\.restart\b/g) || []).length;
 const data = path.join(work, 'aiui');
 await start('set-password', cli, ['serve', 'set-password', '--data-dir', data], { stdin: `${LAN_PASSPHRASE}\n` });
 await start('set-approval-password', cli, ['serve', 'set-approval-password', '--data-dir', data], { stdin: `${APPROVAL_PASSPHRASE}\n` });
@@ -587,6 +636,112 @@ try {
   }
   await wd('POST', s('/window'), { handle: trustedWindow });
   check(await run(wrap(`return document.getElementById('lan-wallet-state').textContent.startsWith('There is no wallet');`)), 'the owner\'s page is unchanged after the attacks');
+
+  // ---- 5c. a slow streamed answer, stopped by the owner mid-answer ----
+  await wd('POST', s('/window'), { handle: chatWindow });
+  await wd('POST', s('/url'), { url: chatUrl }); // a fresh page: the next question starts a new conversation
+  await until('the chat page (fresh)', () => run(wrap(`return document.readyState === 'complete' && !!document.getElementById('composer-input')
+    && document.getElementById('messages').children.length === 0 && document.getElementById('stop').hidden;`)));
+  const auditLines = () => {
+    const file = path.join(data, 'audit.jsonl');
+    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+  };
+  const beforeStream = { restarts: restartsAtNode(), audit: auditLines().length, chats: chatRequests, slow: slowStreams.length };
+  // The approved restart of step 5 is in both logs: they are read where they are written.
+  check(beforeStream.restarts >= 1, `the devnode's log shows step 5's package.restart (${beforeStream.restarts})`);
+  check(auditLines().some((l) => l.includes('"event":"requested"')), 'the audit log holds step 5\'s confirmation');
+  await ask(SLOW_QUESTION);
+  // Sampled in the page every 25 ms: the growing answer's text length, until three distinct non-zero lengths.
+  const sampled = await run(wrap(`
+    const lengths = []; const t0 = performance.now(); let samples = 0;
+    while (performance.now() - t0 < 15000) {
+      samples += 1;
+      const el = document.querySelector('#messages .msg.assistant.streaming .streaming-text');
+      const n = el ? el.textContent.length : 0;
+      if (n > 0 && !lengths.includes(n)) lengths.push(n);
+      if (lengths.length >= 3) {
+        return { lengths, samples, ms: Math.round(performance.now() - t0), stopShown: !document.getElementById('stop').hidden,
+          busy: document.getElementById('send').getAttribute('aria-disabled') === 'true' };
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return { lengths, samples, timedOut: true };`));
+  log('streaming lengths seen before Stop:', JSON.stringify(sampled));
+  check(!sampled.timedOut && sampled.lengths.length >= 3, `the answer grew in the page through three distinct lengths (${JSON.stringify(sampled)})`);
+  check(sampled.lengths.every((n, i) => i === 0 || n > sampled.lengths[i - 1]), `the lengths only grew (${sampled.lengths})`);
+  check(sampled.stopShown && sampled.busy, 'Stop is shown while the answer is written');
+  check(slowStreams.length === beforeStream.slow + 1, 'the question got the slow stream');
+  const slow = slowStreams[slowStreams.length - 1];
+  check(slow.stream === true, `the local leg asked for a stream ("stream": ${slow.stream})`);
+  const stopAt = Date.now(); // the click is sent
+  await click('#stop');
+  const piecesAtStop = slow.sent.length;
+  const ended = await until('the stopped answer in the page', () => run(wrap(`
+    if (document.getElementById('send').getAttribute('aria-disabled') === 'true' || document.querySelector('#messages .streaming')) return null;
+    const answers = [...document.querySelectorAll('#messages .msg.assistant')];
+    const last = answers[answers.length - 1];
+    if (!last) return null;
+    const paragraphs = [...last.querySelectorAll('p')].map((p) => p.textContent);
+    return { paragraphs, notices: [...document.querySelectorAll('#messages .msg.notice')].map((m) => m.textContent),
+      stopHidden: document.getElementById('stop').hidden, answers: answers.length };`)), 10000, 50);
+  log(`the page ${Date.now() - stopAt} ms after Stop:`, JSON.stringify({ ...ended, paragraphs: ended.paragraphs.map((p) => (p.length > 60 ? `…${p.slice(-60)}` : p)) }));
+  check(ended.answers === 1 && ended.paragraphs[ended.paragraphs.length - 1] === '[Stopped by you here.]', `the answer in the page ends "[Stopped by you here.]" (${JSON.stringify(ended.paragraphs.slice(-2))})`);
+  const shownPartial = ended.paragraphs.slice(0, -1).join('\n\n');
+  check(shownPartial.length > 0 && SLOW_TEXT.startsWith(shownPartial) && shownPartial.length < SLOW_TEXT.trimEnd().length,
+    `the page keeps the partial answer, a proper beginning of the whole (${shownPartial.length} of ${SLOW_TEXT.length} characters)`);
+  check(shownPartial.length >= sampled.lengths[sampled.lengths.length - 1] - 1, 'nothing seen growing was lost');
+  const STOP_NOTICE = 'You stopped the answer. What was written so far is kept; nothing else was done.';
+  check(ended.notices.some((t) => t.includes(STOP_NOTICE)), `the stop notice is shown (${JSON.stringify(ended.notices)})`);
+  check(ended.stopHidden, 'Stop is hidden once the turn ended');
+  // The stored conversation, read back from the host.
+  const stored = await run(wrap(`
+    const session = await fetch('api/session').then((r) => r.json());
+    const call = (command, body) => fetch('api/invoke/' + command, { method: 'POST', headers: { 'X-CSRF-Token': session.csrf, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+    const list = await call('conversations_list', {});
+    const mine = list.filter((c) => args[0].startsWith(c.title));
+    if (mine.length !== 1) return { list };
+    return { conversation: mine[0], detail: await call('conversation_load', { id: mine[0].id }) };`), SLOW_QUESTION);
+  check(stored.detail, `one conversation for the question (${JSON.stringify(stored.list || '')})`);
+  const items = stored.detail.items;
+  const storedAnswer = items.filter((i) => i.kind === 'assistant');
+  log('stored conversation:', JSON.stringify(items.map((i) => ({ kind: i.kind, end: i.text && i.text.slice(-70) }))));
+  check(items[0].kind === 'user' && items[0].text === SLOW_QUESTION, 'the question is stored');
+  check(storedAnswer.length === 1 && storedAnswer[0].text.endsWith('\n\n[Stopped by you here.]'), 'the stored answer ends with the stop marker');
+  const storedPartial = storedAnswer[0].text.slice(0, -'\n\n[Stopped by you here.]'.length);
+  check(storedPartial === shownPartial, `the stored partial text is the one the page shows (${storedPartial.length} / ${shownPartial.length} characters)`);
+  check(storedPartial.length <= SLOW_PIECES.slice(0, piecesAtStop).join('').length, 'no more than was written before the stop');
+  check(items.some((i) => i.kind === 'notice' && i.text === STOP_NOTICE), 'the stop notice is stored');
+  // Past the stream's scripted end (4.1 s after its start): the tool call never became an action or a confirmation.
+  const lndStates = [];
+  const waitUntil = Math.max(stopAt + 5500, slow.startedAt + 4100 + 1500);
+  while (Date.now() < waitUntil) {
+    lndStates.push(await run(wrap(`const r = await fetch('api/session').then((r) => r.json());
+      const apps = await fetch('api/invoke/node_packages', { method: 'POST', headers: { 'X-CSRF-Token': r.csrf, 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.json());
+      return apps.find((p) => p.id === 'lnd').state;`)));
+    await sleep(200);
+  }
+  const pendingAfter = await (async () => {
+    await wd('POST', s('/window'), { handle: trustedWindow });
+    const r = await run(wrap(`const r = await fetch('api/invoke/trusted_pending', { method: 'POST', headers: { 'X-CSRF-Token': args[0], 'Content-Type': 'application/json' }, body: '{}' });
+      return { list: await r.json(), confirmHidden: document.getElementById('confirm').hidden };`), pending.csrf);
+    await wd('POST', s('/window'), { handle: chatWindow });
+    return r;
+  })();
+  const newAudit = auditLines().slice(beforeStream.audit);
+  log('the scripted stream:', JSON.stringify({ pieces: slow.sent.filter((k) => k === 'piece').length, sent: [...new Set(slow.sent)], notSent: slow.notSent,
+    hungUp: slow.hungUpAt === null ? 'never' : `${slow.hungUpAt - stopAt} ms after Stop`, piecesAtStop }));
+  log(`after ${Date.now() - stopAt} ms: lnd ${[...new Set(lndStates)].join(' -> ')} (${lndStates.length} reads); devnode package.restart calls ${beforeStream.restarts} -> ${restartsAtNode()};`
+    + ` new audit lines ${newAudit.length}; /api/chat requests since the question ${chatRequests - beforeStream.chats}; trusted origin pending ${pendingAfter.list.length}`);
+  check(slow.hungUpAt !== null && slow.hungUpAt - stopAt < 3000, 'the host hung up on the stream once stopped');
+  check(!slow.sent.includes('tool call'), `the scripted tool call was never delivered (${JSON.stringify(slow.notSent)})`);
+  check(slow.notSent.includes('tool call'), 'the tool call\'s time came while the test waited');
+  check(restartsAtNode() === beforeStream.restarts, 'no package.restart reached the devnode');
+  check(lndStates.length >= 10 && lndStates.every((st) => st === 'running'), `lnd stayed running (${[...new Set(lndStates)]})`);
+  check(newAudit.length === 0, `no confirmation was opened (${newAudit.join(' | ')})`);
+  check(Array.isArray(pendingAfter.list) && pendingAfter.list.length === 0 && pendingAfter.confirmHidden, `no confirmation on the trusted origin (${JSON.stringify(pendingAfter)})`);
+  check(chatRequests - beforeStream.chats === 1, `the model was asked once, and not again after the stop (${chatRequests - beforeStream.chats})`);
+  await screenshot('lan-stopped.png');
+  log('PASSED (streamed answer stopped mid-answer)');
 
   // ---- 6. the kiosk layout, by touch ----
   await wd('DELETE', s(''));

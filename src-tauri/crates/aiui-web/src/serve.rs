@@ -77,6 +77,10 @@ pub(crate) async fn bounded(
                 continue;
             }
         };
+        // Each streamed piece goes out at once, not held back for the reader's delayed ACK (Nagle, ~40 ms).
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::debug!(origin, %peer, error = %e, "TCP_NODELAY could not be set");
+        }
         let group = crate::auth::address_group(peer.ip());
         let (id, served, close) = {
             let mut open = registry.lock().unwrap_or_else(|p| p.into_inner());

@@ -1,4 +1,4 @@
-//! What the LAN benches share (load.rs, flood.rs): a browser's calls, the chat sessions that load the service, and
+//! What the LAN benches share (load.rs, flood.rs, stream_sse.rs): a browser's calls, the chat sessions that load the service, and
 //! the figures. A module, not a bench: cargo takes only `benches/*.rs` and `benches/*/main.rs` as bench targets.
 // Each bench uses part of it.
 #![allow(dead_code)]

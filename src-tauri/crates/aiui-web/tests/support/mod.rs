@@ -39,6 +39,15 @@ pub enum Replies {
     /// `chat_answer_plain.json` with its text replaced by "echo: <the last user message>", every time: each turn's
     /// answer names the turn, so an event delivered to the wrong session shows.
     Echo,
+    /// A streamed answer (NDJSON) of `pieces` pieces, `every` apart, each piece the microseconds since
+    /// [`clock`] at the moment it is written (`t123 `): a reader in this process knows each piece's age.
+    Stamped { pieces: usize, every: Duration },
+}
+
+/// The process's clock for [`Replies::Stamped`].
+pub fn clock() -> std::time::Instant {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    *START.get_or_init(std::time::Instant::now)
 }
 
 /// A minimal Ollama that offers one tool-capable model and replays on `/api/chat`.
@@ -47,11 +56,12 @@ pub async fn replay_ollama(replies: Replies) -> String {
     let (tags, show) = (fixture("tags.json"), fixture("show_tools.json"));
     let plain = fixture("chat_answer_plain.json");
     let chat = match replies {
+        Replies::Stamped { pieces, every } => Err((pieces, every)),
         Replies::Script(replies) => {
             let replies = Arc::new(Mutex::new(VecDeque::from(replies)));
-            post(move || async move { axum::Json(replies.lock().unwrap().pop_front().unwrap_or_default()) })
+            Ok(post(move || async move { axum::Json(replies.lock().unwrap().pop_front().unwrap_or_default()) }))
         }
-        Replies::Echo => post(move |axum::Json(body): axum::Json<Value>| async move {
+        Replies::Echo => Ok(post(move |axum::Json(body): axum::Json<Value>| async move {
             let last = body["messages"]
                 .as_array()
                 .and_then(|m| m.iter().rev().find(|m| m["role"] == "user"))
@@ -61,6 +71,23 @@ pub async fn replay_ollama(replies: Replies) -> String {
             let mut reply = plain.clone();
             reply["message"]["content"] = json!(format!("echo: {last}"));
             axum::Json(reply)
+        })),
+    };
+    let chat = match chat {
+        Ok(chat) => chat,
+        Err((pieces, every)) => post(move || async move {
+            use futures_util::StreamExt;
+            let lines = futures_util::stream::iter(0..=pieces).then(move |n| async move {
+                tokio::time::sleep(every).await;
+                let line = if n == pieces {
+                    json!({"model": "qwen2.5:7b", "message": {"role": "assistant", "content": ""}, "done": true})
+                } else {
+                    let t = clock().elapsed().as_micros();
+                    json!({"model": "qwen2.5:7b", "message": {"role": "assistant", "content": format!("t{t} ")}, "done": false})
+                };
+                Ok::<_, std::io::Error>(axum::body::Bytes::from(format!("{line}\n")))
+            });
+            ([("content-type", "application/x-ndjson")], axum::body::Body::from_stream(lines))
         }),
     };
     let app = axum::Router::new()
