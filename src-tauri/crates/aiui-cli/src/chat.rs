@@ -117,7 +117,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     println!("Conversation {conversation}. Type a question; /list shows conversations; /quit or Ctrl-D ends.");
     // The one-tap replies of the last answer: typing a choice's number sends that choice.
     let mut choices: Vec<String> = Vec::new();
-    while let Some(line) = read_line("you> ").await? {
+    let mut lines = Lines::start();
+    while let Some(line) = lines.next("you> ").await? {
         match line.trim() {
             "" => continue,
             "/quit" | "/exit" => break,
@@ -132,7 +133,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                 if text != line.trim() {
                     println!("you> {text}");
                 }
-                choices = turn(&agent, &conversation, &text).await?;
+                choices = turn(&agent, &conversation, &text, &mut lines).await?;
             }
         }
     }
@@ -182,33 +183,51 @@ fn chosen<'a>(line: &str, choices: &'a [String]) -> Option<&'a str> {
 }
 
 /// Runs one turn, printing its events; returns the one-tap choices its answer offered.
-async fn turn(agent: &Arc<Agent>, conversation: &ConversationId, text: &str) -> anyhow::Result<Vec<String>> {
+async fn turn(
+    agent: &Arc<Agent>,
+    conversation: &ConversationId,
+    text: &str,
+    lines: &mut Lines,
+) -> anyhow::Result<Vec<String>> {
     let mut offered = Vec::new();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let stop = aiui_core::agent::Stop::new();
     let task = {
-        let (agent, conversation, text) = (agent.clone(), conversation.clone(), text.to_owned());
+        let (agent, conversation, text, stop) = (agent.clone(), conversation.clone(), text.to_owned(), stop.clone());
         let requester = aiui_core::gate::Requester::Terminal;
-        tokio::spawn(async move { agent.turn_as(&conversation, &text, &tx, &requester).await })
+        tokio::spawn(async move { agent.turn_stoppable(&conversation, &text, &tx, &requester, &stop).await })
     };
-    // Whether this step's answer is being printed as it is written (its `Text` then only ends the line).
-    let mut streaming = false;
-    while let Some(event) = rx.recv().await {
+    // What of this step's answer was printed as it was written (its `Text` then adds only what is new, e.g. the
+    // mark of a stopped answer).
+    let mut streamed = String::new();
+    loop {
+        // Ctrl-C stops the turn (the answer so far is kept, marked stopped); the chat goes on.
+        let event = tokio::select! {
+            event = rx.recv() => event,
+            _ = tokio::signal::ctrl_c(), if !stop.is_stopped() => {
+                stop.stop();
+                continue;
+            }
+        };
+        let Some(event) = event else { break };
         match event {
             Event::BackendChosen { .. } | Event::ToolProposed { .. } => {}
             Event::TextDelta { text, backend } => {
                 use std::io::Write;
-                if !streaming {
+                if streamed.is_empty() {
                     print!("[{}] ", backend.label());
-                    streaming = true;
                 }
                 print!("{text}");
+                streamed.push_str(&text);
                 let _ = std::io::stdout().flush();
             }
             Event::Text { text, backend } => {
-                if std::mem::take(&mut streaming) {
-                    println!();
-                } else {
+                if streamed.is_empty() {
                     println!("[{}] {text}", backend.label());
+                } else {
+                    let shown = std::mem::take(&mut streamed);
+                    let rest = text.strip_prefix(shown.trim_end()).unwrap_or_default();
+                    println!("{}", rest.trim_end());
                 }
             }
             Event::Choices { choices } => {
@@ -222,7 +241,11 @@ async fn turn(agent: &Arc<Agent>, conversation: &ConversationId, text: &str) -> 
             Event::Notice { text } => println!("  note: {text}"),
             Event::AwaitingConfirmation { request } => {
                 print!("{}", render::confirmation(&request));
-                let answer = read_line("Approve? [y/N] ").await?.unwrap_or_default();
+                let Some(answer) = lines.next("Approve? [y/N] ").await? else {
+                    // Ctrl-C (or the end of input) at the question: the turn stops and the request is withdrawn.
+                    stop.stop();
+                    continue;
+                };
                 let decision =
                     if matches!(answer.trim(), "y" | "Y" | "yes") { Decision::AllowOnce } else { Decision::Deny };
                 if let Err(e) = agent.gate.decide(&request.id, &request.arguments_hash, decision) {
@@ -230,7 +253,7 @@ async fn turn(agent: &Arc<Agent>, conversation: &ConversationId, text: &str) -> 
                 }
             }
             Event::Stopped { message, .. } => {
-                if std::mem::take(&mut streaming) {
+                if !std::mem::take(&mut streamed).is_empty() {
                     println!();
                 }
                 println!("■ {message}");
@@ -265,17 +288,46 @@ async fn connect(args: &AssistantArgs) -> anyhow::Result<(NodeClient, String, Op
     Ok((client, plain, None))
 }
 
-async fn read_line(prompt: &'static str) -> anyhow::Result<Option<String>> {
-    tokio::task::spawn_blocking(move || {
+/// The terminal's lines, read by one thread for the whole chat: waiting for a line can then be given up (for
+/// Ctrl-C) without a second reader racing the first for the next line.
+struct Lines(tokio::sync::mpsc::Receiver<std::io::Result<String>>);
+
+impl Lines {
+    fn start() -> Self {
+        let (tx, rx) = tokio::sync::mpsc::channel(1);
+        std::thread::spawn(move || {
+            loop {
+                let mut line = String::new();
+                let read = std::io::stdin().read_line(&mut line);
+                let end = matches!(read, Ok(0) | Err(_));
+                if end {
+                    // End of input (or a read error, said once): the chat ends.
+                    if let Err(e) = read {
+                        let _ = tx.blocking_send(Err(e));
+                    }
+                    return;
+                }
+                if tx.blocking_send(Ok(line)).is_err() {
+                    return;
+                }
+            }
+        });
+        Self(rx)
+    }
+
+    /// The next line after `prompt` (shown on a terminal); `None` at the end of input or on Ctrl-C.
+    async fn next(&mut self, prompt: &str) -> anyhow::Result<Option<String>> {
         use std::io::Write;
         if std::io::stdin().is_terminal() {
             print!("{prompt}");
             std::io::stdout().flush()?;
         }
-        let mut line = String::new();
-        let read = std::io::stdin().read_line(&mut line)?;
-        Ok::<_, std::io::Error>((read > 0).then_some(line))
-    })
-    .await?
-    .context("reading the terminal")
+        tokio::select! {
+            line = self.0.recv() => line.transpose().context("reading the terminal"),
+            _ = tokio::signal::ctrl_c() => {
+                println!();
+                Ok(None)
+            }
+        }
+    }
 }

@@ -482,3 +482,94 @@ async fn serve_sessions_lists_and_revokes_the_running_services_sessions_from_ano
     assert!(text(&revoked.stdout).contains("1 session(s) ended"), "{}", text(&revoked.stdout));
     assert_eq!(invoke().await, 401, "the revoked browser must sign in again");
 }
+
+/// An Ollama whose `/api/chat` streams 60 pieces ("piece0 ", "piece1 ", …) 100 ms apart, then ends.
+async fn slow_streaming_ollama() -> String {
+    use axum::routing::{get, post};
+    use futures_util::StreamExt;
+    let fixture = |name: &str| -> serde_json::Value {
+        let path = format!("{}/../../../fixtures/ollama/{name}", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+    };
+    let (tags, show) = (fixture("tags.json"), fixture("show_tools.json"));
+    let app = axum::Router::new()
+        .route("/api/tags", get(move || async move { axum::Json(tags) }))
+        .route("/api/show", post(move || async move { axum::Json(show) }))
+        .route(
+            "/api/chat",
+            post(|| async {
+                let pieces = futures_util::stream::iter(0..=60).then(|n| async move {
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                    let line = if n == 60 {
+                        serde_json::json!({"model": "qwen2.5:7b", "message": {"role": "assistant", "content": ""}, "done": true})
+                    } else {
+                        serde_json::json!({"model": "qwen2.5:7b", "message": {"role": "assistant", "content": format!("piece{n} ")}, "done": false})
+                    };
+                    Ok::<_, std::io::Error>(axum::body::Bytes::from(format!("{line}\n")))
+                });
+                ([("content-type", "application/x-ndjson")], axum::body::Body::from_stream(pieces))
+            }),
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    url
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_prints_the_answer_as_it_is_written_and_ctrl_c_stops_the_turn_not_the_chat() {
+    use std::io::{BufRead, Write};
+    let ollama = slow_streaming_ollama().await;
+    let data = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_aiui-cli"))
+        .args(["chat", "--demo", "--no-builtin", "--ollama", &ollama, "--claude-url", "http://127.0.0.1:9/"])
+        .args(["--data-dir", data.path().to_str().unwrap()])
+        .env_remove("AIUI_NODE_PASSWORD")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "tell me a long story").unwrap();
+    // The answer arrives piece by piece on one line; read bytes, not lines.
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        let mut reader = std::io::BufReader::new(stdout);
+        loop {
+            let buffer = reader.fill_buf().map(<[u8]>::to_vec).unwrap_or_default();
+            if buffer.is_empty() {
+                return;
+            }
+            reader.consume(buffer.len());
+            if tx.send(String::from_utf8_lossy(&buffer).into_owned()).is_err() {
+                return;
+            }
+        }
+    });
+    let mut seen = String::new();
+    let wait_for = |seen: &mut String, what: &str| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !seen.contains(what) {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(piece) => seen.push_str(&piece),
+                Err(_) => panic!("{what:?} never came; the output so far:\n{seen}"),
+            }
+        }
+    };
+    wait_for(&mut seen, "piece2 ");
+    assert!(!seen.contains("piece30"), "the answer is printed as it comes, not at the end:\n{seen}");
+    let interrupted = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(interrupted.success());
+    wait_for(&mut seen, "You stopped the answer");
+    assert!(!seen.contains("piece59"), "the rest was not printed:\n{seen}");
+    // The chat goes on: it still takes commands, and ends on /quit.
+    assert!(seen.contains("[Stopped by you here.]"), "the answer is marked where it stopped:\n{seen}");
+    writeln!(stdin, "/list").unwrap();
+    wait_for(&mut seen, "(2 messages)");
+    writeln!(stdin, "/quit").unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}\n{seen}");
+}
