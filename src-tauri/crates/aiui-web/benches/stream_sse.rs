@@ -28,7 +28,18 @@ async fn ages(sessions: usize, turns: usize) -> Vec<Duration> {
         let h = h.clone();
         tasks.push(tokio::spawn(async move {
             let address = Some(lan::lan_address(1, i));
-            let browser = lan::sign_in(&h.http, &h.chat, &h.chat_origin, LAN, address).await.expect("a LAN session");
+            // Twenty at once exceed the two passphrase checks that run at a time: a refused one tries again.
+            let mut tries = 0;
+            let browser = loop {
+                match lan::sign_in(&h.http, &h.chat, &h.chat_origin, LAN, address).await {
+                    Ok(browser) => break browser,
+                    Err(e) if e.contains("429") && tries < 100 => {
+                        tries += 1;
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
+                    Err(e) => panic!("a LAN session: {e}"),
+                }
+            };
             let mut ages = Vec::new();
             for n in 0..turns {
                 let args = json!({ "conversation": null, "text": format!("session {i} turn {n}") });
