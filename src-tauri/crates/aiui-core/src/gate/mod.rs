@@ -129,11 +129,14 @@ pub struct Proposal {
 struct Pending {
     request: ConfirmRequest,
     answer: oneshot::Sender<Verdict>,
+    /// The order requests were opened in: two opened in the same millisecond still list oldest first.
+    order: u64,
 }
 
 /// The pending confirmations of one process. Shells subscribe to hear of new ones.
 pub struct Gate {
     pending: Mutex<HashMap<String, Pending>>,
+    opened: std::sync::atomic::AtomicU64,
     audit: AuditLog,
     ttl: Duration,
     announce: broadcast::Sender<ConfirmRequest>,
@@ -155,7 +158,7 @@ pub struct Waiter {
 impl Gate {
     pub fn new(audit: AuditLog, ttl: Duration) -> Self {
         let (announce, _) = broadcast::channel(16);
-        Self { pending: Mutex::new(HashMap::new()), audit, ttl, announce }
+        Self { pending: Mutex::new(HashMap::new()), opened: std::sync::atomic::AtomicU64::new(0), audit, ttl, announce }
     }
 
     pub fn audit(&self) -> &AuditLog {
@@ -169,9 +172,9 @@ impl Gate {
 
     /// The requests waiting for a decision, oldest first.
     pub fn pending(&self) -> Vec<ConfirmRequest> {
-        let mut list: Vec<ConfirmRequest> = self.lock().values().map(|p| p.request.clone()).collect();
-        list.sort_by_key(|r| r.created_at_ms);
-        list
+        let mut list: Vec<(u64, ConfirmRequest)> = self.lock().values().map(|p| (p.order, p.request.clone())).collect();
+        list.sort_by_key(|(order, _)| *order);
+        list.into_iter().map(|(_, request)| request).collect()
     }
 
     /// Opens a request. It is on the audit log before anyone can see it; if it cannot be recorded, it is not
@@ -193,7 +196,8 @@ impl Gate {
         };
         self.audit.requested(&request)?;
         let (answer, receiver) = oneshot::channel();
-        self.lock().insert(request.id.clone(), Pending { request: request.clone(), answer });
+        let order = self.opened.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.lock().insert(request.id.clone(), Pending { request: request.clone(), answer, order });
         // Nobody listening is fine: the request is still listed by `pending()`.
         let _ = self.announce.send(request.clone());
         Ok(Waiter { request, answer: receiver })

@@ -75,3 +75,11 @@ async fn a_withdrawn_request_is_listed_nowhere_and_cannot_be_decided() {
     let audit = std::fs::read_to_string(dir.path().join("audit.jsonl")).unwrap();
     assert!(audit.contains("\"withdrawn\""), "{audit}");
 }
+
+#[tokio::test]
+async fn requests_opened_in_the_same_millisecond_still_list_oldest_first() {
+    let (gate, _dir) = gate(Duration::from_secs(30));
+    let opened: Vec<String> = (0..50).map(|_| gate.open(proposal()).unwrap().request.id).collect();
+    let listed: Vec<String> = gate.pending().into_iter().map(|r| r.id).collect();
+    assert_eq!(listed, opened);
+}
