@@ -7,40 +7,31 @@ function field() {
   return document.getElementById('approval-secret');
 }
 
-function addField() {
-  const approve = document.getElementById('approve');
-  if (!approve || field()) return;
+// A password field for the approval secret, placed before `anchor`; never stored, cleared after each use.
+function addSecretField(id, text, anchor) {
+  if (!anchor || document.getElementById(id)) return;
   const box = document.createElement('div');
   box.className = 'field approval-secret';
   const label = document.createElement('label');
-  label.htmlFor = 'approval-secret';
-  label.textContent = 'Approval passphrase or TOTP code (needed to approve; Deny needs none)';
+  label.htmlFor = id;
+  label.textContent = text;
   const input = document.createElement('input');
-  input.id = 'approval-secret';
+  input.id = id;
   input.type = 'password';
   input.autocomplete = 'off';
   input.spellcheck = false;
   box.append(label, input);
-  const actions = approve.parentElement;
-  actions.parentElement.insertBefore(box, actions);
+  anchor.parentElement.insertBefore(box, anchor);
+}
+
+function addField() {
+  const approve = document.getElementById('approve');
+  addSecretField('approval-secret', 'Approval passphrase or TOTP code (needed to approve; Deny needs none)', approve && approve.parentElement);
 }
 
 // Beside the tool switches: over the LAN a switch changes only with the approval secret, as an approval does.
 function addGrantField() {
-  const grants = document.getElementById('grants');
-  if (!grants || document.getElementById('grant-secret')) return;
-  const box = document.createElement('div');
-  box.className = 'field approval-secret';
-  const label = document.createElement('label');
-  label.htmlFor = 'grant-secret';
-  label.textContent = 'Approval passphrase or TOTP code (needed to change a switch)';
-  const input = document.createElement('input');
-  input.id = 'grant-secret';
-  input.type = 'password';
-  input.autocomplete = 'off';
-  input.spellcheck = false;
-  box.append(label, input);
-  grants.parentElement.insertBefore(box, grants);
+  addSecretField('grant-secret', 'Approval passphrase or TOTP code (needed to change a switch)', document.getElementById('grants'));
 }
 
 // The secret for a tool switch, cleared once read; `undefined` in the desktop window, which needs none.
