@@ -2,6 +2,7 @@
 //! is checked against the window's capability (an undeclared command would not be ACL-checked at all).
 
 include!("src/commands/names.rs");
+include!("build_commit.rs");
 
 fn main() {
     // The manifest wants a 'static list; the build script ends right after, so leaking it costs nothing.
@@ -10,6 +11,7 @@ fn main() {
     let attributes = tauri_build::Attributes::new()
         .config_path("../tauri.conf.json")
         .app_manifest(tauri_build::AppManifest::new().commands(commands));
+    emit_git_commit();
     println!("cargo:rerun-if-changed=src/commands/names.rs");
     println!("cargo:rerun-if-changed=capabilities");
     println!("cargo:rerun-if-changed=../tauri.conf.json");

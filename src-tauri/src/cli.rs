@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Parser)]
-#[command(name = "aiui", version, about = "AIUI, the Archipelago node assistant: desktop companion and kiosk")]
+#[command(name = "aiui", version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("AIUI_GIT_COMMIT"), ")"), about = "AIUI, the Archipelago node assistant: desktop companion and kiosk")]
 pub struct Cli {
     /// Start a simulated node on this machine (loopback, generated password) and pair with it.
     #[arg(long)]

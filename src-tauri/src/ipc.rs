@@ -35,6 +35,18 @@ pub struct SettingsView {
     pub builtin: BuiltinView,
     /// The link to the LAN service whose requests this kiosk approves; `None` when it approves none.
     pub lan_approvals: Option<crate::lan_approvals::LanLinkView>,
+    pub build: BuildView,
+}
+
+/// What this binary is: the owner checks it against the release they meant to install.
+#[derive(Debug, Clone, Serialize)]
+pub struct BuildView {
+    pub version: &'static str,
+    pub commit: &'static str,
+}
+
+impl BuildView {
+    pub const THIS: Self = Self { version: env!("CARGO_PKG_VERSION"), commit: env!("AIUI_GIT_COMMIT") };
 }
 
 /// The built-in small model, last in the chain: the owner's switch and whether it can answer now.

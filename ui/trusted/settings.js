@@ -30,6 +30,10 @@ function draw(view) {
   $('node-pw').textContent = !node ? 'not set'
     : node.demo ? 'generated for the demo (kept in memory only)'
     : node.password_set ? 'set (in the keyring)' : 'not set';
+  if (view.build) {
+    $('about-version').textContent = view.build.version;
+    $('about-commit').textContent = view.build.commit;
+  }
   for (const id of ['pair-url', 'pair-pw', 'pair-fetch', 'pair-save']) $(id).disabled = view.demo;
   if (view.demo) status('pair-status', 'The demo is paired with its simulated node. Start AIUI without --demo to pair a real one.');
   $('grants').replaceChildren(...view.tools.map((tool) => {

@@ -13,7 +13,9 @@ use tauri::{Runtime, State, Webview};
 use super::{CommandError, require_trusted};
 use crate::Shell;
 use crate::config::{PairedNode, ShellConfig};
-use crate::ipc::{AllowanceView, BudgetView, BuiltinView, NodeSettingsView, RoutstrView, SettingsView, ToolGrantView};
+use crate::ipc::{
+    AllowanceView, BudgetView, BuildView, BuiltinView, NodeSettingsView, RoutstrView, SettingsView, ToolGrantView,
+};
 use crate::state::{NodeInfo, client_for};
 
 /// How long fetching a certificate or a test login may take.
@@ -234,5 +236,6 @@ pub(super) async fn settings_view(shell: &Shell) -> SettingsView {
         tools,
         keyring_error,
         lan_approvals: shell.lan.as_ref().map(|lan| lan.view()),
+        build: BuildView::THIS,
     }
 }

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "aiui-cli", version, about = "AIUI, the Archipelago node assistant, from the terminal")]
+#[command(name = "aiui-cli", version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("AIUI_GIT_COMMIT"), ")"), about = "AIUI, the Archipelago node assistant, from the terminal")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
