@@ -48,8 +48,9 @@ pub struct LegOptions {
     pub ollama: url::Url,
     pub ollama_model: Option<String>,
     pub claude_url: url::Url,
-    /// Where the built-in model's file is: $AIUI_MODEL_DIR, else the base data dir's models/ (shared by the demo).
-    pub model_dir: Option<PathBuf>,
+    /// The data dir the built-in model's file is looked up from (`aiui_llama::model_dirs`: $AIUI_MODEL_DIR, its
+    /// models/, the default data dir's, the package's); the base one, so the demo shares it.
+    pub model_data_dir: Option<PathBuf>,
 }
 
 impl Default for LegOptions {
@@ -58,7 +59,7 @@ impl Default for LegOptions {
             ollama: OllamaConfig::default().url,
             ollama_model: None,
             claude_url: ClaudeConfig::default().base_url,
-            model_dir: None,
+            model_data_dir: None,
         }
     }
 }
@@ -140,14 +141,14 @@ pub async fn start(cli: &Cli) -> anyhow::Result<Shell> {
     };
     // The demo keeps its conversations and audit log apart, so they never mix with a real node's.
     // The model is shared by the demo and the real node's data: one 100 MB file per machine.
-    let model_dir = aiui_llama::model_dir(&base);
+    let model_data_dir = base.clone();
     let dir: PathBuf = if cli.demo { base.join("demo") } else { base };
     let mode = Mode { demo: cli.demo, kiosk: cli.kiosk };
     let legs = LegOptions {
         ollama: cli.ollama.clone(),
         ollama_model: cli.ollama_model.clone(),
         claude_url: cli.claude_url.clone(),
-        model_dir: Some(model_dir),
+        model_data_dir: Some(model_data_dir),
     };
     let shell = Shell::open(mode, DataDir(dir), Arc::new(Secrets::os_keyring()), legs)?;
     if cli.demo {
@@ -350,7 +351,11 @@ impl Shell {
             discovery,
             builtin: BuiltinConfig {
                 enabled: !config.builtin_model_off,
-                scorer: self.legs.model_dir.as_deref().map(|dir| aiui_llama::SmolLm::shared(dir) as _),
+                scorer: self
+                    .legs
+                    .model_data_dir
+                    .as_deref()
+                    .map(|dir| aiui_llama::SmolLm::shared_for_data_dir(dir) as _),
                 lexical: true,
             },
         })
@@ -360,9 +365,9 @@ impl Shell {
     /// `None` when it can.
     pub fn builtin_unavailable(&self) -> Option<String> {
         use aiui_core::backends::builtin::IntentScorer;
-        match self.legs.model_dir.as_deref() {
+        match self.legs.model_data_dir.as_deref() {
             None => Some("not part of this build".into()),
-            Some(dir) => aiui_llama::SmolLm::shared(dir).ready().err(),
+            Some(dir) => aiui_llama::SmolLm::shared_for_data_dir(dir).ready().err(),
         }
     }
 

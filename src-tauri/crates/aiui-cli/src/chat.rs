@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use aiui_core::agent::{Agent, Event, OperatorConfig};
+use aiui_core::agent::{Agent, Event, OperatorConfig, StopReason};
 use aiui_core::backends::builtin::BuiltinConfig;
+use aiui_core::backends::chain::ENABLE_A_LEG;
 use aiui_core::backends::claude::ClaudeConfig;
 use aiui_core::backends::ollama::OllamaConfig;
 use aiui_core::backends::registry::{LegSettings, Reuse, build_chain};
@@ -117,6 +118,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     println!("Conversation {conversation}. Type a question; /list shows conversations; /quit or Ctrl-D ends.");
     // The one-tap replies of the last answer: typing a choice's number sends that choice.
     let mut choices: Vec<String> = Vec::new();
+    let mut no_backend = NoBackendSaid::default();
     let mut lines = Lines::start();
     while let Some(line) = lines.next("you> ").await? {
         match line.trim() {
@@ -133,7 +135,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                 if text != line.trim() {
                     println!("you> {text}");
                 }
-                choices = turn(&agent, &conversation, &text, &mut lines).await?;
+                choices = turn(&agent, &conversation, &text, &mut lines, &mut no_backend).await?;
             }
         }
     }
@@ -167,7 +169,7 @@ fn scorer(args: &AssistantArgs) -> Option<Arc<dyn aiui_core::backends::builtin::
     args.data_dir
         .clone()
         .or_else(aiui_core::paths::default_data_dir)
-        .map(|dir| aiui_llama::SmolLm::shared(&aiui_llama::model_dir(&dir)) as _)
+        .map(|dir| aiui_llama::SmolLm::shared_for_data_dir(&dir) as _)
 }
 
 /// A build without the built-in model has no scorer; the leg is off.
@@ -182,12 +184,34 @@ fn chosen<'a>(line: &str, choices: &'a [String]) -> Option<&'a str> {
     choices.get(n.checked_sub(1)?).map(String::as_str)
 }
 
+/// How a terminal user enables a leg: the windowed shells' [`ENABLE_A_LEG`] names a window this chat doesn't have.
+const ENABLE_A_LEG_HERE: &str = "To enable one: start Ollama on this machine with a tool-capable model \
+    (`ollama pull qwen2.5:7b`), or store a Claude API key in the OS keyring \
+    (`secret-tool store --label=AIUI service aiui username anthropic-api-key`), then type your question again.";
+
+/// The "no backend" block is said once: the same reasons again get one line, changed reasons the whole block.
+#[derive(Debug, Default)]
+struct NoBackendSaid {
+    last: Option<String>,
+}
+
+impl NoBackendSaid {
+    fn text(&mut self, message: &str) -> String {
+        if self.last.as_deref() == Some(message) {
+            return "Still no assistant backend is available (the reasons are above).".into();
+        }
+        self.last = Some(message.to_owned());
+        message.replace(ENABLE_A_LEG, ENABLE_A_LEG_HERE)
+    }
+}
+
 /// Runs one turn, printing its events; returns the one-tap choices its answer offered.
 async fn turn(
     agent: &Arc<Agent>,
     conversation: &ConversationId,
     text: &str,
     lines: &mut Lines,
+    no_backend: &mut NoBackendSaid,
 ) -> anyhow::Result<Vec<String>> {
     let mut offered = Vec::new();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
@@ -252,10 +276,11 @@ async fn turn(
                     println!("  the decision was not taken: {e}");
                 }
             }
-            Event::Stopped { message, .. } => {
+            Event::Stopped { reason, message } => {
                 if !std::mem::take(&mut streamed).is_empty() {
                     println!();
                 }
+                let message = if reason == StopReason::NoBackend { no_backend.text(&message) } else { message };
                 println!("■ {message}");
             }
             Event::Done { backend } => println!("  (answered by {})", backend.label()),

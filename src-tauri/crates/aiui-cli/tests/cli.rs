@@ -322,12 +322,20 @@ fn model_dir() -> String {
 
 /// `aiui-cli chat --demo` with no Ollama and no Claude key, fed `input`; returns its stdout.
 fn builtin_chat(input: &str) -> String {
+    chat_demo_without_cloud(input, &[("AIUI_MODEL_DIR", &model_dir())])
+}
+
+/// `aiui-cli chat --demo` with a fresh `--data-dir`, no Ollama, no Claude key and no `$AIUI_MODEL_DIR` unless `env`
+/// sets it; fed `input`, returns its stdout.
+fn chat_demo_without_cloud(input: &str, env: &[(&str, &str)]) -> String {
     let data = tempfile::tempdir().unwrap();
     let data_dir = data.path().to_str().unwrap().to_owned();
     let mut child = Command::new(env!("CARGO_BIN_EXE_aiui-cli"))
         .args(["chat", "--demo", "--ollama", "http://127.0.0.1:9/", "--claude-url", "http://127.0.0.1:9/"])
         .args(["--data-dir", &data_dir])
-        .env("AIUI_MODEL_DIR", model_dir())
+        .env_remove("AIUI_MODEL_DIR")
+        .env_remove("AIUI_DATA_DIR")
+        .envs(env.iter().copied())
         .env_remove("AIUI_NODE_PASSWORD")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -358,6 +366,37 @@ fn chat_demo_with_no_ollama_and_no_key_answers_with_the_built_in_model() {
         .unwrap_or_else(|| panic!("a short built-in answer:\n{stdout}"));
     assert!(answer.len() < 300 && answer.contains("LND"), "{answer}");
     assert!(stdout.contains("built-in small model (SmolLM2-135M), meant for trying AIUI"), "said once:\n{stdout}");
+}
+
+#[test]
+fn chat_with_its_own_data_dir_finds_the_model_setup_put_in_the_default_data_dir() {
+    // As `bash scripts/setup` leaves a machine: the model under the default data dir only, and `--data-dir X`.
+    let home = tempfile::tempdir().unwrap();
+    let models = home.path().join("aiui/models");
+    std::fs::create_dir_all(&models).unwrap();
+    std::os::unix::fs::symlink(
+        std::path::Path::new(&model_dir()).join(aiui_llama::MODEL_FILE),
+        models.join(aiui_llama::MODEL_FILE),
+    )
+    .unwrap();
+    let stdout = chat_demo_without_cloud("what is running?\n", &[("XDG_DATA_HOME", home.path().to_str().unwrap())]);
+    assert!(stdout.contains("[built-in (SmolLM2-135M)] Listing your apps."), "{stdout}");
+    assert!(!stdout.contains("No assistant backend"), "{stdout}");
+}
+
+#[test]
+fn chat_with_no_model_anywhere_says_once_what_is_missing_in_a_terminal_s_terms() {
+    let home = tempfile::tempdir().unwrap();
+    let stdout =
+        chat_demo_without_cloud("what is running?\nrestart lnd\n", &[("XDG_DATA_HOME", home.path().to_str().unwrap())]);
+    assert_eq!(stdout.matches("No assistant backend is available right now.").count(), 1, "said once:\n{stdout}");
+    assert_eq!(stdout.matches("Still no assistant backend is available").count(), 1, "then one line:\n{stdout}");
+    for looked in [home.path().join("aiui/models").display().to_string(), "/usr/share/aiui/models".into()] {
+        assert!(stdout.contains(&looked), "names where it looked ({looked}):\n{stdout}");
+    }
+    assert!(stdout.contains("install the package aiui-model-smollm2"), "{stdout}");
+    assert!(stdout.contains("secret-tool store --label=AIUI service aiui username anthropic-api-key"), "{stdout}");
+    assert!(!stdout.contains("trusted settings window"), "a terminal has no such window:\n{stdout}");
 }
 
 #[test]
@@ -572,4 +611,17 @@ async fn chat_prints_the_answer_as_it_is_written_and_ctrl_c_stops_the_turn_not_t
     writeln!(stdin, "/quit").unwrap();
     let status = child.wait().unwrap();
     assert!(status.success(), "{status:?}\n{seen}");
+}
+
+#[test]
+fn version_names_the_release_and_the_commit_it_was_built_from() {
+    let out = aiui_cli(&["--version"], None);
+    assert!(out.status.success());
+    let line = text(&out.stdout);
+    let expected = format!("aiui-cli {} (commit ", env!("CARGO_PKG_VERSION"));
+    assert!(line.starts_with(&expected), "{line}");
+    let commit = line.trim_end().trim_start_matches(&expected).trim_end_matches(')');
+    let head = Command::new("git").args(["rev-parse", "--short=12", "HEAD"]).output().unwrap();
+    let head = text(&head.stdout);
+    assert_eq!(commit, head.trim(), "the commit this tree is at");
 }

@@ -27,12 +27,30 @@ pub const MODEL_FILE: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
 pub const MODEL_BYTES: u64 = 98_362_432;
 pub const MODEL_SHA256: &str = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53";
 
-/// `$AIUI_MODEL_DIR`, else the data dir's `models/`.
-pub fn model_dir(data_dir: &Path) -> PathBuf {
-    match std::env::var_os("AIUI_MODEL_DIR").filter(|d| !d.is_empty()) {
-        Some(dir) => PathBuf::from(dir),
-        None => data_dir.join("models"),
+/// Where the packages put the model (`aiui-model-smollm2`), for every user of the machine.
+pub const SYSTEM_MODEL_DIR: &str = "/usr/share/aiui/models";
+
+/// Where the model file is looked for, in order: `$AIUI_MODEL_DIR`, the data dir's `models/`, the user's default
+/// data dir's `models/` (where `scripts/setup` puts it, so `--data-dir X` still finds it), and the package's
+/// [`SYSTEM_MODEL_DIR`].
+pub fn model_dirs(data_dir: &Path) -> Vec<PathBuf> {
+    let explicit = std::env::var_os("AIUI_MODEL_DIR").filter(|d| !d.is_empty()).map(PathBuf::from);
+    let default = aiui_core::paths::default_data_dir().map(|d| d.join("models"));
+    let mut dirs = Vec::new();
+    for dir in
+        [explicit, Some(data_dir.join("models")), default, Some(PathBuf::from(SYSTEM_MODEL_DIR))].into_iter().flatten()
+    {
+        if !dirs.contains(&dir) {
+            dirs.push(dir);
+        }
     }
+    dirs
+}
+
+/// The first of [`model_dirs`] that holds the model file, else the first of them (where a fetch would put it).
+pub fn model_dir(data_dir: &Path) -> PathBuf {
+    let dirs = model_dirs(data_dir);
+    dirs.iter().find(|dir| engine::model_present(&dir.join(MODEL_FILE))).unwrap_or(&dirs[0]).clone()
 }
 
 /// Hashes the whole file (about 0.3 s): for setup and tests, not for every start.
@@ -74,6 +92,8 @@ pub fn default_threads() -> i32 {
 #[derive(Debug)]
 pub struct SmolLm {
     path: PathBuf,
+    /// Every dir looked in, for the message when the file is in none of them.
+    searched: Vec<PathBuf>,
     threads: i32,
     worker: OnceLock<Worker>,
     cancelled: Arc<AtomicU64>,
@@ -90,17 +110,32 @@ impl SmolLm {
     pub fn in_dir(dir: &Path) -> Self {
         Self {
             path: dir.join(MODEL_FILE),
+            searched: vec![dir.to_path_buf()],
             threads: default_threads(),
             worker: OnceLock::new(),
             cancelled: Arc::new(AtomicU64::new(0)),
         }
     }
 
+    /// The model found for `data_dir` by [`model_dir`], remembering every dir of [`model_dirs`] it looked in.
+    pub fn for_data_dir(data_dir: &Path) -> Self {
+        Self { searched: model_dirs(data_dir), ..Self::in_dir(&model_dir(data_dir)) }
+    }
+
     /// One per process: every chain the shell builds shares it, so the model is loaded once (the first `dir`
     /// asked for wins; a process has one models dir).
     pub fn shared(dir: &Path) -> Arc<SmolLm> {
+        Self::shared_with(|| Self::in_dir(dir))
+    }
+
+    /// [`Self::for_data_dir`], one per process like [`Self::shared`].
+    pub fn shared_for_data_dir(data_dir: &Path) -> Arc<SmolLm> {
+        Self::shared_with(|| Self::for_data_dir(data_dir))
+    }
+
+    fn shared_with(make: impl FnOnce() -> Self) -> Arc<SmolLm> {
         static SHARED: OnceLock<Arc<SmolLm>> = OnceLock::new();
-        SHARED.get_or_init(|| Arc::new(Self::in_dir(dir))).clone()
+        SHARED.get_or_init(|| Arc::new(make())).clone()
     }
 
     pub fn path(&self) -> &Path {
@@ -174,10 +209,11 @@ impl IntentScorer for SmolLm {
     fn ready(&self) -> Result<(), String> {
         engine::cpu_supported()?;
         if !engine::model_present(&self.path) {
+            let searched: Vec<String> = self.searched.iter().map(|d| d.display().to_string()).collect();
             return Err(format!(
-                "the model is not installed at {}: run `bash scripts/setup` (or `bash scripts/fetch-model`) to \
-                 fetch it (about 100 MB)",
-                self.path.display()
+                "its model file ({MODEL_FILE}) is in none of {}: install the package aiui-model-smollm2, or run \
+                 `bash scripts/fetch-model` in AIUI's source tree (about 100 MB, checked by SHA-256)",
+                searched.join(", ")
             ));
         }
         Ok(())

@@ -130,6 +130,11 @@ pub struct Selected {
     pub skipped: Vec<(String, String)>,
 }
 
+/// How the owner enables a leg, as the windowed shells say it; the last line of [`NoBackend`]'s text, so a shell
+/// with other means (a terminal) can say it in its own terms instead.
+pub const ENABLE_A_LEG: &str = "To enable one: start Ollama on this machine with a tool-capable model \
+    (`ollama pull qwen2.5:7b`), or add a Claude API key in the trusted settings window.";
+
 /// No leg can answer. Carries each leg's reason, so the owner learns how to enable one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NoBackend {
@@ -142,11 +147,7 @@ impl std::fmt::Display for NoBackend {
         for (leg, reason) in &self.reasons {
             writeln!(f, "- {leg}: {reason}")?;
         }
-        write!(
-            f,
-            "To enable one: start Ollama on this machine with a tool-capable model (`ollama pull qwen2.5:7b`), \
-             or add a Claude API key in the trusted settings window."
-        )
+        f.write_str(ENABLE_A_LEG)
     }
 }
 
