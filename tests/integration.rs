@@ -4,6 +4,7 @@ mod adversarial;
 mod assistant;
 mod budget;
 mod builtin;
+mod datadir;
 mod deploy;
 mod discovery;
 mod door;

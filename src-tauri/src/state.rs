@@ -172,7 +172,8 @@ pub async fn start(cli: &Cli) -> anyhow::Result<Shell> {
 impl Shell {
     /// Opens the data dir (conversations, audit log, config) without a node.
     pub fn open(mode: Mode, data: DataDir, secrets: Arc<Secrets>, legs: LegOptions) -> anyhow::Result<Self> {
-        std::fs::create_dir_all(&data.0).with_context(|| format!("creating the data dir {}", data.0.display()))?;
+        // Before anything else in it is opened: a dir a newer AIUI wrote is refused unchanged, an older one migrated.
+        aiui_core::datadir::open(&data.0)?;
         let file = ShellConfig::load(&data.0)?;
         let gate = Arc::new(Gate::new(AuditLog::open(&data.audit_log())?, CONFIRM_TTL));
         let store = Arc::new(Store::open(&data.conversations())?);

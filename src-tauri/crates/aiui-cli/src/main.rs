@@ -85,13 +85,15 @@ fn main() -> ExitCode {
     }
 }
 
-/// The data dir a command works in: `--data-dir`, else `$AIUI_DATA_DIR` or `~/.local/share/aiui`, created if missing.
+/// The data dir a command works in: `--data-dir`, else `$AIUI_DATA_DIR` or `~/.local/share/aiui`, created if missing
+/// and brought up to this version's format; a dir a newer AIUI wrote is refused, untouched.
 pub fn data_dir(explicit: Option<std::path::PathBuf>) -> anyhow::Result<std::path::PathBuf> {
     use anyhow::Context;
     let dir = match explicit {
         Some(dir) => dir,
         None => aiui_core::paths::default_data_dir().context("no data dir: set AIUI_DATA_DIR or pass --data-dir")?,
     };
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating the data dir {}", dir.display()))?;
+    // The error is the whole message: it names the dir and both versions.
+    aiui_core::datadir::open(&dir)?;
     Ok(dir)
 }

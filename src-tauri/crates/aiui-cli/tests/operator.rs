@@ -176,6 +176,7 @@ echo '== done'
                 "sessions",
                 "wallet-operations.lock",
                 "reconcile.lock",
+                "aiui-data.json",
             ]
             .iter()
             .any(|f| name.starts_with(f)),

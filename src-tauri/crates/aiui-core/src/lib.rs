@@ -6,6 +6,7 @@
 pub mod agent;
 pub mod backends;
 pub mod budget;
+pub mod datadir;
 pub mod egress;
 pub mod faults;
 #[cfg(test)]

@@ -26,6 +26,11 @@ impl DataDir {
     pub fn audit_log(&self) -> PathBuf {
         self.0.join("audit.jsonl")
     }
+
+    /// Which format the dir is in and which AIUI wrote it (`crate::datadir`).
+    pub fn format_marker(&self) -> PathBuf {
+        self.0.join("aiui-data.json")
+    }
 }
 
 /// Creates `dir` (and its parents) and makes it private to the owner (0700 on Unix): the data dir holds ecash, the

@@ -4,6 +4,7 @@
 //! Each entry is stored as JSON in its own row, so a row this version cannot read (written by a newer version, or
 //! damaged) costs that one entry, never the conversation: [`Store::load`] skips it with a warning.
 
+mod body;
 mod error;
 mod schema;
 #[cfg(test)]
@@ -240,7 +241,8 @@ impl Store {
         message: &Message,
         backend: Option<&BackendId>,
     ) -> Result<i64, StoreError> {
-        let body = encode(message)?;
+        let body =
+            body::encode_message(message).map_err(|e| StoreError::Other(format!("could not encode the entry: {e}")))?;
         let backend = backend.map(encode).transpose()?;
         self.append(id, KIND_MESSAGE, backend, body)
     }
@@ -467,7 +469,7 @@ fn decode_entry(id: &ConversationId, row: &Row<'_>) -> Result<Entry, String> {
     let body_json: String = row.get(4).map_err(|e| e.to_string())?;
     let kind = match kind.as_str() {
         KIND_MESSAGE => {
-            let message: Message = serde_json::from_str(&body_json).map_err(|e| format!("message: {e}"))?;
+            let message = body::decode_message(&body_json).map_err(|e| format!("message: {e}"))?;
             // The backend is only a label on the message; losing it must not lose the message.
             let backend = backend_json.and_then(|json| match serde_json::from_str::<BackendId>(&json) {
                 Ok(backend) => Some(backend),

@@ -412,3 +412,154 @@ fn recent_messages_are_the_tail_from_an_owner_message_without_notices_or_surface
     assert!(store.recent_messages(&id, 0).unwrap().is_empty());
     assert!(matches!(store.recent_messages(&ConversationId::random(), 5), Err(StoreError::NotFound(_))));
 }
+
+/// The `body_json` of every message row, in order.
+fn raw_message_bodies(store: &Store, id: &ConversationId) -> Vec<serde_json::Value> {
+    let conn = store.conn.lock().unwrap();
+    let mut stmt = conn
+        .prepare("SELECT body_json FROM entries WHERE conversation_id = ?1 AND kind = 'message' ORDER BY seq")
+        .unwrap();
+    stmt.query_map([&id.0], |row| row.get::<_, String>(0))
+        .unwrap()
+        .map(|body| serde_json::from_str(&body.unwrap()).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_tool_call_is_stored_in_the_stores_own_shape() {
+    let store = Store::open_in_memory().unwrap();
+    let id = store.create_conversation("shape").unwrap();
+    fill(&store, &id);
+    let calls = raw_message_bodies(&store, &id)[1]["tool_calls"].clone();
+    assert_eq!(
+        calls,
+        json!([
+            {"id": "call_1", "name": "node_status", "input": {"arguments": {"verbose": true}}},
+            {"id": "call_2", "name": "list_packages", "input": {"refused": {"reason": "not an object", "raw": "[1,"}}},
+        ])
+    );
+}
+
+#[test]
+fn arguments_that_look_like_a_result_stay_what_the_model_sent() {
+    // A model may send `{"Ok": …}` as its arguments: stored under `input`, it cannot be taken for 0.1.0's form.
+    let store = Store::open_in_memory().unwrap();
+    let id = store.create_conversation("lookalike").unwrap();
+    let call = ToolCall { id: "c".into(), name: "package_logs".into(), arguments: Ok(json!({"Ok": {"id": "lnd"}})) };
+    let message = Message::Assistant { text: String::new(), tool_calls: vec![call] };
+    store.append_message(&id, &message, None).unwrap();
+    assert_eq!(store.load(&id).unwrap().messages(), [message]);
+}
+
+/// The 0.1.0 fixture's conversation store, copied where a test may change it.
+fn store_written_by_0_1_0() -> (tempfile::TempDir, PathBuf) {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../fixtures/datadir/0.1.0/conversations.sqlite3");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("conversations.sqlite3");
+    std::fs::copy(&fixture, &path).unwrap_or_else(|e| panic!("{}: {e}", fixture.display()));
+    (dir, path)
+}
+
+#[test]
+fn a_store_written_by_0_1_0_is_migrated_and_reads_the_same() {
+    let (_dir, path) = store_written_by_0_1_0();
+    let before: Vec<String> = {
+        let conn = Connection::open(&path).unwrap();
+        assert_eq!(conn.pragma_query_value(None, "user_version", |row| row.get::<_, i64>(0)).unwrap(), 1);
+        let mut stmt = conn.prepare("SELECT body_json FROM entries ORDER BY conversation_id, seq").unwrap();
+        stmt.query_map([], |row| row.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    assert!(before.iter().any(|body| body.contains(r#""arguments":{"Ok":"#)), "the fixture holds 0.1.0's form");
+    assert!(before.iter().any(|body| body.contains(r#""arguments":{"Err":"#)), "the fixture holds 0.1.0's form");
+
+    let store = Store::open(&path).unwrap();
+    let version: i64 = store.conn.lock().unwrap().pragma_query_value(None, "user_version", |row| row.get(0)).unwrap();
+    assert_eq!(version, schema::VERSION);
+    let list = store.list_conversations().unwrap();
+    let restart = list.iter().find(|c| c.title == "restart lnd").expect("the fixture's conversation");
+    let bodies = raw_message_bodies(&store, &restart.id);
+    let text = serde_json::to_string(&bodies).unwrap();
+    assert!(!text.contains(r#""Ok""#) && !text.contains(r#""Err""#), "{text}");
+    let calls: Vec<&serde_json::Value> = bodies.iter().filter_map(|b| b["tool_calls"].as_array()).flatten().collect();
+    assert_eq!(calls.len(), 3);
+    assert!(calls.iter().all(|call| call.get("arguments").is_none()), "{calls:?}");
+    assert_eq!(calls[2]["input"], json!({"arguments": {"id": "lnd"}}));
+    assert_eq!(calls[1]["input"]["refused"]["raw"], r#"{"id": "lnd""#);
+
+    let messages = store.load(&restart.id).unwrap().messages();
+    let Message::Assistant { tool_calls, .. } = &messages[4] else { panic!("{messages:?}") };
+    assert_eq!(tool_calls[0].arguments, Ok(json!({"id": "lnd"})));
+    let Message::Assistant { tool_calls, .. } = &messages[1] else { panic!("{messages:?}") };
+    assert!(tool_calls.iter().all(|call| call.arguments.is_err()), "{tool_calls:?}");
+    // Every row but the rewritten ones is byte for byte what 0.1.0 wrote.
+    let after: Vec<String> = {
+        let conn = store.conn.lock().unwrap();
+        let mut stmt = conn.prepare("SELECT body_json FROM entries ORDER BY conversation_id, seq").unwrap();
+        stmt.query_map([], |row| row.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    let unchanged = before.iter().zip(&after).filter(|(b, a)| b == a).count();
+    assert_eq!(unchanged, before.len() - 2, "only the two assistant rows with tool calls changed");
+}
+
+#[test]
+fn a_row_in_0_1_0s_form_written_after_the_migration_still_loads() {
+    // A 0.1.0 process that had the file open before the upgrade keeps its connection, and can append one more row.
+    let (_dir, path) = store_written_by_0_1_0();
+    let store = Store::open(&path).unwrap();
+    let id = store.create_conversation("late").unwrap();
+    let old = r#"{"role":"assistant","text":"","tool_calls":[{"id":"a","name":"package_logs","arguments":{"Ok":{"id":"lnd"}}},{"id":"b","name":"package_logs","arguments":{"Err":{"reason":"why","raw":"[1,"}}}]}"#;
+    store.conn.lock().unwrap().execute(
+        "INSERT INTO entries (conversation_id, seq, at_ms, kind, backend_json, body_json) VALUES (?1, 1, 0, 'message', NULL, ?2)",
+        params![id.0, old],
+    )
+    .unwrap();
+    let calls = vec![
+        ToolCall { id: "a".into(), name: "package_logs".into(), arguments: Ok(json!({"id": "lnd"})) },
+        ToolCall {
+            id: "b".into(),
+            name: "package_logs".into(),
+            arguments: Err(MalformedArguments { reason: "why".into(), raw: "[1,".into() }),
+        },
+    ];
+    assert_eq!(store.load(&id).unwrap().messages(), [Message::Assistant { text: String::new(), tool_calls: calls }]);
+}
+
+#[test]
+fn the_migration_leaves_rows_it_cannot_read_as_they_were() {
+    let (_dir, path) = store_written_by_0_1_0();
+    let damaged = [
+        ("message", "{\"role\":\"assistant\",\"te"),
+        ("message", r#"{"role":"assistant","text":"","tool_calls":[{"id":"x","name":"n","arguments":{"Maybe":1}}]}"#),
+        ("message", r#"{"role":"hologram","tool_calls":[{"arguments":{"Ok":{}}}]}"#),
+    ];
+    let id = {
+        let conn = Connection::open(&path).unwrap();
+        let id: String = conn.query_row("SELECT id FROM conversations LIMIT 1", [], |row| row.get(0)).unwrap();
+        for (n, (kind, body)) in damaged.iter().enumerate() {
+            conn.execute(
+                "INSERT INTO entries (conversation_id, seq, at_ms, kind, backend_json, body_json) VALUES (?1, ?2, 0, ?3, NULL, ?4)",
+                params![id, 100 + n as i64, kind, body],
+            )
+            .unwrap();
+        }
+        // Not even text: the migration must not fail on it.
+        conn.execute(
+            "INSERT INTO entries (conversation_id, seq, at_ms, kind, backend_json, body_json) VALUES (?1, 200, 0, 'message', NULL, x'00ff')",
+            [&id],
+        )
+        .unwrap();
+        id
+    };
+    let store = Store::open(&path).unwrap();
+    let conn = store.conn.lock().unwrap();
+    for (n, (_, body)) in damaged.iter().enumerate() {
+        let now: String = conn
+            .query_row(
+                "SELECT body_json FROM entries WHERE conversation_id = ?1 AND seq = ?2",
+                params![id, 100 + n as i64],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert_eq!(now, *body);
+    }
+}
