@@ -3,7 +3,8 @@
 //! `nginx -t`; each origin under a host name of its own, on the LAN address only, behind TLS 1.2+ and HSTS, with a
 //! default server that refuses every other name; no port wanted by nginx and the unit both; the unit passing the
 //! host allowlists, `__Host-` cookies and the kiosk socket in its runtime directory; the env example defining
-//! what the unit reads; and `systemd-analyze verify` on the unit.
+//! what the unit reads (with node.env, which `aiui-cli serve pair` writes); `systemd-analyze verify` on the unit and
+//! on the kiosk's (`deploy/aiui-kiosk.service`), and a reading of the kiosk's seat, tty and user.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -364,7 +365,7 @@ fn nginx_sends_each_name_to_the_origin_the_env_file_names_it_for() {
 #[test]
 fn the_unit_passes_the_host_allowlists_host_only_cookies_and_the_kiosk_socket() {
     let words = exec_start();
-    assert_eq!(words[0], "/usr/local/bin/aiui-cli");
+    assert_eq!(words[0], "/usr/bin/aiui-cli", "where the aiui-node package installs it");
     assert_eq!(words[1], "serve");
     for flag in ["--secure-cookies", "--trust-proxy"] {
         assert!(words.iter().any(|w| w == flag), "ExecStart lacks {flag}");
@@ -393,10 +394,13 @@ fn the_unit_passes_the_host_allowlists_host_only_cookies_and_the_kiosk_socket() 
     assert!(families.split_whitespace().any(|f| f == "AF_UNIX"), "the kiosk socket needs AF_UNIX: {families}");
 }
 
+/// What `aiui-cli serve pair` writes to /etc/aiui/node.env (aiui-cli's tests/pair.rs checks the file itself).
+const PAIRED: [&str; 2] = ["AIUI_NODE_URL", "AIUI_NODE_FINGERPRINT"];
+
 #[test]
 fn the_env_example_defines_every_variable_the_unit_uses_and_no_secret() {
     let settings = unit_settings(&repo("deploy/aiui.service"));
-    assert_eq!(setting(&settings, "EnvironmentFile"), ["/etc/aiui/aiui.env"]);
+    assert_eq!(setting(&settings, "EnvironmentFile"), ["/etc/aiui/aiui.env", "/etc/aiui/node.env"]);
     let env = env_example();
     let used: Vec<&str> = settings
         .iter()
@@ -406,6 +410,10 @@ fn the_env_example_defines_every_variable_the_unit_uses_and_no_secret() {
         .collect();
     assert!(used.len() >= 6, "the node, its fingerprint, both hosts, the trusted URL, the approver: {used:?}");
     for name in used {
+        if PAIRED.contains(&name) {
+            assert!(!env.contains_key(name), "{name} is written by `serve pair`; the conffile must not set it too");
+            continue;
+        }
         assert!(env.get(name).is_some_and(|v| !v.is_empty()), "deploy/aiui.env.example does not define {name}");
     }
     for name in env.keys() {
@@ -415,32 +423,67 @@ fn the_env_example_defines_every_variable_the_unit_uses_and_no_secret() {
     }
 }
 
-#[test]
-fn systemd_analyze_verifies_the_unit() {
+/// `systemd-analyze verify` on a copy of `unit` whose ExecStart binaries are stubs, so the test needs neither the
+/// package installed nor the kiosk's compositor and app; warnings about the unit fail too.
+fn verify(unit_name: &str, binaries: &[&str]) {
     if !have("systemd-analyze") {
         // Straight to the file descriptor, past the test harness's capture, so the skip shows in every run.
-        let reason =
-            "SKIPPED systemd_analyze_verifies_the_unit: systemd-analyze is not on this machine (package systemd)\n";
+        let reason = format!(
+            "SKIPPED systemd-analyze verify {unit_name}: systemd-analyze is not on this machine (package systemd)\n"
+        );
         std::io::Write::write_all(&mut std::io::stderr(), reason.as_bytes()).unwrap();
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    // verify wants ExecStart's binary to exist; a stub stands in for the one the README installs.
-    let stub = dir.path().join("aiui-cli");
-    std::fs::write(&stub, "#!/bin/sh\nexit 0\n").unwrap();
-    std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let unit = repo("deploy/aiui.service");
-    assert!(unit.contains("ExecStart=/usr/local/bin/aiui-cli "));
-    let copy = dir.path().join("aiui.service");
-    std::fs::write(
-        &copy,
-        unit.replace("ExecStart=/usr/local/bin/aiui-cli ", &format!("ExecStart={} ", stub.display())),
-    )
-    .unwrap();
+    let mut unit = repo(&format!("deploy/{unit_name}"));
+    for binary in binaries {
+        let stub = dir.path().join(Path::new(binary).file_name().unwrap());
+        std::fs::write(&stub, "#!/bin/sh\nexit 0\n").unwrap();
+        std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let exec = format!("ExecStart={binary} ");
+        assert!(unit.contains(&exec), "{unit_name} has no {exec}");
+        unit = unit.replace(&exec, &format!("ExecStart={} ", stub.display()));
+    }
+    let copy = dir.path().join(unit_name);
+    std::fs::write(&copy, unit).unwrap();
     let verified = Command::new("systemd-analyze").args(["verify", "--man=no"]).arg(&copy).output().unwrap();
     let said = String::from_utf8_lossy(&verified.stderr);
-    assert!(verified.status.success(), "systemd-analyze verify: {said}");
+    assert!(verified.status.success(), "systemd-analyze verify {unit_name}: {said}");
     // An unknown key or a bad value is only a warning to systemd (exit 0); here it is a failure.
-    let about_the_unit: Vec<&str> = said.lines().filter(|l| l.contains("aiui.service")).collect();
-    assert!(about_the_unit.is_empty(), "systemd-analyze verify: {}", about_the_unit.join("\n"));
+    let about_the_unit: Vec<&str> = said.lines().filter(|l| l.contains(unit_name)).collect();
+    assert!(about_the_unit.is_empty(), "systemd-analyze verify {unit_name}: {}", about_the_unit.join("\n"));
+}
+
+#[test]
+fn systemd_analyze_verifies_the_unit() {
+    verify("aiui.service", &["/usr/bin/aiui-cli"]);
+}
+
+#[test]
+fn systemd_analyze_verifies_the_kiosk_unit() {
+    verify("aiui-kiosk.service", &["/usr/bin/cage"]);
+}
+
+#[test]
+fn the_kiosk_runs_the_app_under_cage_on_tty1_as_its_own_user() {
+    let settings = unit_settings(&repo("deploy/aiui-kiosk.service"));
+    let exec = setting(&settings, "ExecStart");
+    assert_eq!(exec, ["/usr/bin/cage -- /usr/bin/aiui --kiosk"], "cage runs the desktop app's kiosk layout");
+    // Skipped, not failed, on a node without the desktop app or the compositor (aiui-node only suggests them).
+    let conditions = setting(&settings, "ConditionPathExists");
+    for path in ["/usr/bin/aiui", "/usr/bin/cage"] {
+        assert!(conditions.contains(&path), "no ConditionPathExists={path}: {conditions:?}");
+    }
+    assert_eq!(setting(&settings, "TTYPath"), ["/dev/tty1"]);
+    assert_eq!(setting(&settings, "Conflicts"), ["getty@tty1.service"], "tty1 is the kiosk's, not a getty's");
+    assert_eq!(setting(&settings, "PAMName"), ["login"], "a logind session gives cage its seat");
+    let user = setting(&settings, "User");
+    assert!(user.len() == 1 && !["root", "aiui"].contains(&user[0]), "its own user, not root's or the service's");
+    // The service's runtime directory is group aiui's, so the kiosk user reaches the socket as its member (the
+    // package's postinst adds it) and nothing else of the service's.
+    let service = unit_settings(&repo("deploy/aiui.service"));
+    assert_eq!(setting(&service, "Group"), ["aiui"]);
+    assert_eq!(setting(&service, "RuntimeDirectoryMode"), ["0750"]);
+    // Installed, never enabled by the package: `WantedBy` is only where `systemctl enable` puts it.
+    assert_eq!(setting(&settings, "WantedBy"), ["graphical.target"]);
 }

@@ -1,14 +1,17 @@
 //! `aiui-cli serve`: the assistant as a LAN web service (crate `aiui-web`), with the same agent `chat` builds. The
 //! chat origin is for LAN users (LAN passphrase); the trusted origin, on its own port, is where the owner approves
-//! (approval passphrase or TOTP). `set-password`, `set-approval-password` and `set-approval-totp` set them.
+//! (approval passphrase or TOTP). `set-password`, `set-approval-password` and `set-approval-totp` set them; `pair`
+//! checks the node and writes what the packaged unit (deploy/aiui.service) needs to reach it.
 
 use std::io::IsTerminal;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use aiui_core::Secret;
+use aiui_core::net::Fingerprint;
+use aiui_core::node::{Credentials, NodeClient, NodeConfig};
 use aiui_web::passphrase::{self, Kind};
 use anyhow::{Context, bail};
 
@@ -44,8 +47,9 @@ pub struct ServeArgs {
     /// listens on another port than the service, set this).
     #[arg(long, value_name = "URL", env = "AIUI_TRUSTED_URL")]
     pub trusted_url: Option<String>,
-    /// The ui/ directory to serve.
-    #[arg(long, value_name = "DIR", env = "AIUI_UI_DIR", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../ui"))]
+    /// The ui/ directory to serve (default: the source tree's ui/ when run from a build, else the package's
+    /// /usr/share/aiui/ui).
+    #[arg(long, value_name = "DIR", env = "AIUI_UI_DIR", default_value_os_t = default_ui_dir())]
     pub ui_dir: PathBuf,
     /// Browsers reach the service over https (through the proxy): mark the cookies Secure.
     #[arg(long)]
@@ -86,6 +90,44 @@ pub enum Action {
     SetApprovalTotp(SetArgs),
     /// List the running service's sessions (both origins), or end some: `sessions revoke <ID>…` or `--all`.
     Sessions(SessionsArgs),
+    /// Pair the installed service (aiui.service) with its node: check the certificate and the node password (read
+    /// from the terminal without echo, or one line on stdin), then write node.env and node-password (0600) into
+    /// /etc/aiui. Run as root; run again to change the node or its password.
+    Pair(PairArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PairArgs {
+    /// The node's https address as the service reaches it, e.g. https://127.0.0.1/
+    #[arg(long, value_name = "URL")]
+    pub node: url::Url,
+    /// The SHA-256 fingerprint of the node's certificate that you accept. Without it, pair shows the fingerprint
+    /// the node presents and asks you to confirm it.
+    #[arg(long, value_name = "SHA256")]
+    pub fingerprint: Option<Fingerprint>,
+    /// Where the service's configuration is kept.
+    #[arg(long, value_name = "DIR", default_value = ETC_DIR)]
+    pub etc_dir: PathBuf,
+    /// The service's data dir, only read to say which set-up steps remain.
+    #[arg(long, value_name = "DIR", default_value = SERVICE_DATA_DIR)]
+    pub data_dir: PathBuf,
+}
+
+/// The packaged service's configuration and data dirs (deploy/aiui.service).
+const ETC_DIR: &str = "/etc/aiui";
+const SERVICE_DATA_DIR: &str = "/var/lib/aiui";
+/// Written by `pair`, read by the unit as an EnvironmentFile; aiui.env (a conffile the owner edits) stays theirs.
+pub const NODE_ENV_FILE: &str = "node.env";
+/// The node password, handed to the service by `LoadCredential=` only.
+pub const NODE_PASSWORD_FILE: &str = "node-password";
+/// Where the package installs ui/ (deploy/aiui.service sets AIUI_UI_DIR to it too).
+const PACKAGED_UI_DIR: &str = "/usr/share/aiui/ui";
+
+/// The source tree's ui/ for a binary run from its build (it is compiled in only as a path), else the package's:
+/// an installed binary never points into the machine it was built on.
+fn default_ui_dir() -> PathBuf {
+    let tree = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../ui"));
+    if tree.join("index.html").is_file() { tree.to_path_buf() } else { PathBuf::from(PACKAGED_UI_DIR) }
 }
 
 #[derive(Debug, clap::Args)]
@@ -128,6 +170,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             Ok(())
         }
         (Some(Action::Sessions(sessions)), _) => sessions_command(sessions).await,
+        (Some(Action::Pair(pair_args)), _) => pair(pair_args).await,
         (None, serve) => serve_until_stopped(serve).await,
     }
 }
@@ -155,6 +198,110 @@ fn set_passphrase(set: SetArgs, kind: Kind) -> anyhow::Result<()> {
         println!("Set the approval passphrase too: aiui-cli serve set-approval-password");
     }
     Ok(())
+}
+
+/// `serve pair`: trust the node's certificate (given, or shown and confirmed), check the password by logging in,
+/// and only then write both files, so a failed pairing leaves the service's configuration as it was.
+async fn pair(args: PairArgs) -> anyhow::Result<()> {
+    if args.node.scheme() != "https" {
+        bail!(
+            "{} is not an https address: the service pins the node's certificate and sends it the node password, so \
+             it pairs only over https",
+            args.node
+        );
+    }
+    let pin = match args.fingerprint {
+        Some(pin) => pin,
+        None => confirm_fingerprint(&args.node).await?,
+    };
+    let password = read_node_password()?;
+    let config = NodeConfig::new(args.node.clone()).with_pin(pin);
+    // The service logs in unattended, so a login that needs a TOTP code is refused here rather than at its start.
+    let client = NodeClient::new(config, Credentials { password: Secret::new(password.expose().clone()), totp: None })?;
+    client.login().await.context("logging in to the node with that password; nothing was written")?;
+    let _ = client.logout().await;
+
+    std::fs::create_dir_all(&args.etc_dir).with_context(|| format!("creating {}", args.etc_dir.display()))?;
+    let env_file = args.etc_dir.join(NODE_ENV_FILE);
+    let password_file = args.etc_dir.join(NODE_PASSWORD_FILE);
+    // The password first: a node.env without its password would pair the unit with nothing to log in with.
+    passphrase::write_private(&password_file, password.expose().as_bytes())?;
+    let env = format!(
+        "# Written by `aiui-cli serve pair`; run it again to change the node. Not secret (the password is in {}).\n\
+         AIUI_NODE_URL={}\nAIUI_NODE_FINGERPRINT={pin}\n",
+        password_file.display(),
+        args.node
+    );
+    passphrase::write_private(&env_file, env.as_bytes())?;
+    println!("Paired with {} (certificate SHA-256 {pin}, pinned).", args.node);
+    println!("Wrote {} and {} (0600).", env_file.display(), password_file.display());
+    let remaining = remaining_steps(&args.data_dir);
+    if remaining.is_empty() {
+        println!("Start the service: systemctl start aiui (a running one: systemctl restart aiui)");
+    } else {
+        println!("The service starts once these are done too:");
+        for step in remaining {
+            println!("  {step}");
+        }
+        println!("  systemctl start aiui");
+    }
+    Ok(())
+}
+
+/// Trust on first use, as `doctor` does it: the presented fingerprint is accepted only on a yes at a terminal.
+async fn confirm_fingerprint(url: &url::Url) -> anyhow::Result<Fingerprint> {
+    let presented = aiui_core::node::fetch_fingerprint(url, Duration::from_secs(10)).await?;
+    println!("The node presents a certificate with SHA-256 fingerprint:\n  {presented}");
+    println!("Compare it with the fingerprint shown on the node itself before you trust it.");
+    if !std::io::stdin().is_terminal() {
+        bail!(
+            "not trusting an unknown certificate without a person to confirm it; after checking it, run again with --fingerprint {presented}"
+        );
+    }
+    let answer = read_line_from("Trust this certificate? [y/N] ")?;
+    if !matches!(answer.trim(), "y" | "Y" | "yes") {
+        bail!("certificate not trusted; nothing was sent to the node and nothing was written");
+    }
+    Ok(presented)
+}
+
+/// The node password, never an argument: from the terminal without echo, or one line on stdin.
+fn read_node_password() -> anyhow::Result<Secret<String>> {
+    let password = if std::io::stdin().is_terminal() {
+        rpassword::prompt_password("Node password: ").context("reading the terminal")?
+    } else {
+        let mut line = String::new();
+        std::io::stdin().read_line(&mut line).context("reading stdin")?;
+        line.trim_end_matches(['\r', '\n']).to_owned()
+    };
+    if password.is_empty() {
+        bail!("no node password was given; nothing was written");
+    }
+    Ok(Secret::new(password))
+}
+
+fn read_line_from(prompt: &str) -> anyhow::Result<String> {
+    use std::io::Write;
+    print!("{prompt}");
+    std::io::stdout().flush()?;
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line)?;
+    Ok(line)
+}
+
+/// The passphrase commands the service still waits for (its unit has a condition on each file), as the owner
+/// types them: as the service's user, so the hashes stay readable by it alone.
+fn remaining_steps(data_dir: &Path) -> Vec<String> {
+    let as_service = if data_dir == Path::new(SERVICE_DATA_DIR) { "sudo -u aiui " } else { "" };
+    let dir = data_dir.display();
+    let mut steps = Vec::new();
+    if !Kind::Lan.file(data_dir).exists() {
+        steps.push(format!("{as_service}aiui-cli serve set-password --data-dir {dir}"));
+    }
+    if !Kind::Approval.file(data_dir).exists() && !passphrase::totp_file(data_dir).exists() {
+        steps.push(format!("{as_service}aiui-cli serve set-approval-password --data-dir {dir}"));
+    }
+    steps
 }
 
 /// `serve sessions`: the list the running service keeps in its data dir, or a revocation it carries out within a
