@@ -157,11 +157,12 @@ async fn a_turned_off_or_missing_model_is_passed_over_with_a_reason() {
         lexical: true,
     });
     let reason = missing.check().unwrap_err();
-    assert!(reason.contains("scripts/setup") && reason.contains("not installed"), "{reason}");
+    let looked = empty.path().display().to_string();
+    assert!(reason.contains(&looked) && reason.contains("install the package aiui-model-smollm2"), "{reason}");
     let harness = harness_with(Chain::new(vec![Leg::Builtin(missing)]), Duration::from_secs(30)).await;
     let (_, outcome) = harness.turn("restart lnd", None).await;
     let TurnOutcome::Stopped { message, .. } = outcome else { panic!("{outcome:?}") };
-    assert!(message.contains("built-in model") && message.contains("scripts/setup"), "{message}");
+    assert!(message.contains("built-in model") && message.contains("scripts/fetch-model"), "{message}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
