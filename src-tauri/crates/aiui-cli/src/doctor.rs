@@ -101,7 +101,7 @@ fn state_name(state: &PackageState) -> String {
 }
 
 /// Trust on first use: show the fingerprint, and accept it only on an explicit yes from a person at a terminal.
-async fn confirm_first_use(url: &url::Url) -> anyhow::Result<Fingerprint> {
+pub(crate) async fn confirm_first_use(url: &url::Url) -> anyhow::Result<Fingerprint> {
     let presented = node::fetch_fingerprint(url, Duration::from_secs(10)).await?;
     println!("The node presents a certificate with SHA-256 fingerprint:\n  {presented}");
     println!("Compare it with the fingerprint shown on the node itself before you trust it.");

@@ -212,7 +212,7 @@ async fn pair(args: PairArgs) -> anyhow::Result<()> {
     }
     let pin = match args.fingerprint {
         Some(pin) => pin,
-        None => confirm_fingerprint(&args.node).await?,
+        None => crate::doctor::confirm_first_use(&args.node).await.context("nothing was written")?,
     };
     let password = read_node_password()?;
     let config = NodeConfig::new(args.node.clone()).with_pin(pin);
@@ -248,23 +248,6 @@ async fn pair(args: PairArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Trust on first use, as `doctor` does it: the presented fingerprint is accepted only on a yes at a terminal.
-async fn confirm_fingerprint(url: &url::Url) -> anyhow::Result<Fingerprint> {
-    let presented = aiui_core::node::fetch_fingerprint(url, Duration::from_secs(10)).await?;
-    println!("The node presents a certificate with SHA-256 fingerprint:\n  {presented}");
-    println!("Compare it with the fingerprint shown on the node itself before you trust it.");
-    if !std::io::stdin().is_terminal() {
-        bail!(
-            "not trusting an unknown certificate without a person to confirm it; after checking it, run again with --fingerprint {presented}"
-        );
-    }
-    let answer = read_line_from("Trust this certificate? [y/N] ")?;
-    if !matches!(answer.trim(), "y" | "Y" | "yes") {
-        bail!("certificate not trusted; nothing was sent to the node and nothing was written");
-    }
-    Ok(presented)
-}
-
 /// The node password, never an argument: from the terminal without echo, or one line on stdin.
 fn read_node_password() -> anyhow::Result<Secret<String>> {
     let password = if std::io::stdin().is_terminal() {
@@ -278,15 +261,6 @@ fn read_node_password() -> anyhow::Result<Secret<String>> {
         bail!("no node password was given; nothing was written");
     }
     Ok(Secret::new(password))
-}
-
-fn read_line_from(prompt: &str) -> anyhow::Result<String> {
-    use std::io::Write;
-    print!("{prompt}");
-    std::io::stdout().flush()?;
-    let mut line = String::new();
-    std::io::stdin().read_line(&mut line)?;
-    Ok(line)
 }
 
 /// The passphrase commands the service still waits for (its unit has a condition on each file), as the owner
