@@ -16,6 +16,7 @@ pub mod net;
 pub mod node;
 pub mod paths;
 pub mod pay;
+pub mod pricing;
 pub mod secret;
 pub mod secrets;
 pub mod store;

@@ -109,11 +109,32 @@ pub struct ChatRequest {
 /// the stream, so it must return quickly (hand the piece to a channel).
 pub type OnDelta<'a> = &'a (dyn Fn(&str) + Send + Sync);
 
-/// Token counts as the backend reported them.
+/// Token counts as the backend reported them. `input_tokens` excludes the prompt-cache tokens, which Anthropic
+/// reports (and prices) apart.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
     pub input_tokens: u64,
     pub output_tokens: u64,
+    /// Tokens written to the prompt cache (Anthropic's `cache_creation_input_tokens`).
+    #[serde(default)]
+    pub cache_write_tokens: u64,
+    /// Tokens read from the prompt cache (Anthropic's `cache_read_input_tokens`).
+    #[serde(default)]
+    pub cache_read_tokens: u64,
+}
+
+/// What one answer cost, in the unit of the allowance that paid for it. Sats and dollars are never converted into
+/// each other.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "unit", rename_all = "snake_case")]
+pub enum Cost {
+    /// A leg on this machine (Ollama, the built-in model).
+    #[default]
+    Free,
+    /// Claude: its priced `usage`, in millionths of a US dollar, from Claude's USD allowance.
+    Usd { micros: u64 },
+    /// Routstr: what left the wallet and did not come back, fees included, from the sats allowance.
+    Sats { sats: u64 },
 }
 
 /// One backend answer, normalized.
@@ -122,6 +143,8 @@ pub struct Turn {
     pub text: String,
     pub tool_calls: Vec<ToolCall>,
     pub usage: Usage,
+    /// What this step cost and from which allowance.
+    pub cost: Cost,
     pub backend: BackendId,
     /// What the owner should hear about this step besides the answer (e.g. the allowance's 80% notice).
     pub notices: Vec<String>,
@@ -153,6 +176,10 @@ pub enum BackendError {
     /// ecash, no common mint). Also a designed stop: nothing was spent, and no other leg is tried with the money.
     #[error("{message}")]
     PaymentFailed { message: String },
+    /// This leg's own allowance cannot cover the request's worst case, so it was not sent. The step goes on to the
+    /// next leg, which either costs nothing or pays from an allowance of its own.
+    #[error("{message}")]
+    OverAllowance { backend: String, message: String },
     /// The backend answered something that is not its wire format.
     #[error("{backend} answered something unexpected: {detail}")]
     Protocol { backend: String, detail: String },
@@ -165,7 +192,10 @@ pub enum BackendError {
 impl BackendError {
     /// Whether the next leg should get the same step: the failure is this leg's, not the request's.
     pub fn falls_through(&self) -> bool {
-        matches!(self, Self::Unavailable { .. } | Self::Auth { .. } | Self::RateLimited { .. })
+        matches!(
+            self,
+            Self::Unavailable { .. } | Self::Auth { .. } | Self::RateLimited { .. } | Self::OverAllowance { .. }
+        )
     }
 }
 

@@ -452,6 +452,9 @@ mod tests {
         let mut body = fixture("anthropic/stream_text.sse");
         body.extend_from_slice(b"event: content_block_delta\ndata: {oops\n\n");
         let (turn, _) = read(Wire::Anthropic, chunks(&body, &[]));
-        assert_eq!(turn.unwrap().usage, crate::backends::Usage { input_tokens: 1804, output_tokens: 22 });
+        assert_eq!(
+            turn.unwrap().usage,
+            crate::backends::Usage { input_tokens: 1804, output_tokens: 22, ..Default::default() }
+        );
     }
 }

@@ -4,6 +4,7 @@
 //! reads a [`PaymentPolicy`] at its start, every paid step [`BudgetStore::reserve`]s its maximum cost atomically,
 //! and settles or releases the reservation when the outcome is known. Nothing the model says reaches this module.
 
+mod claude;
 #[cfg(test)]
 mod interleavings;
 mod period;
@@ -17,7 +18,9 @@ mod tests;
 
 use serde::{Deserialize, Serialize};
 
+pub use claude::{ClaudeAllowance, ClaudePolicy, ClaudeReport, ClaudeUpdate, claude_budget_path, pass_over_message};
 pub use period::Period;
+pub(crate) use store::write_atomic;
 pub use store::{BudgetStore, Clock, ReservationHolder, normalize_mint_url};
 
 /// What `budget-get` reports: the allowance, this period's spend and reservations, and what is left.

@@ -341,13 +341,18 @@ impl BudgetStore {
     /// The period's 80% notice, once, when a settlement crossed it and no surface has shown it yet. Whoever can
     /// show it to the owner takes it (a turn, the CLI's reconcile); it stays pending until then.
     pub fn take_notice(&self) -> Option<String> {
+        self.take_notice_as(notice_80)
+    }
+
+    /// [`BudgetStore::take_notice`], worded by `message(allowance, spent)` (the Claude allowance counts dollars).
+    pub(super) fn take_notice_as(&self, message: fn(u64, u64) -> String) -> Option<String> {
         let mut state = self.lock();
         if !state.notice_80_pending {
             return None;
         }
         let mut next = state.clone();
         next.notice_80_pending = false;
-        let message = notice_80(next.allowance_sats, next.spent_sats);
+        let message = message(next.allowance_sats, next.spent_sats);
         self.commit(&mut state, next).then_some(message)
     }
 

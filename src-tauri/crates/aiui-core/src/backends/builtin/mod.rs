@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 pub use intents::{Intent, ScoringPrompt, scoring_prompt};
 
-use super::{BackendError, BackendId, ChatRequest, Message, ToolCall, Turn, Usage};
+use super::{BackendError, BackendId, ChatRequest, Cost, Message, ToolCall, Turn, Usage};
 use crate::node::{NodeClient, Package};
 use crate::tools::Surface;
 
@@ -220,7 +220,7 @@ impl Builtin {
         if !self.introduced.swap(true, Ordering::SeqCst) {
             notices.push(answers::SMALL_MODEL_NOTICE.to_owned());
         }
-        Turn { text, tool_calls, usage: Usage::default(), backend: Self::id(), notices, choices }
+        Turn { text, tool_calls, usage: Usage::default(), cost: Cost::Free, backend: Self::id(), notices, choices }
     }
 }
 

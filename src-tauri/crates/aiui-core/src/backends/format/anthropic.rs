@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::{history_arguments, object_arguments, string_arguments};
 use crate::backends::stream::StreamFault;
-use crate::backends::{BackendId, ChatRequest, Message, ToolCall, Turn, Usage};
+use crate::backends::{BackendId, ChatRequest, Cost, Message, ToolCall, Turn, Usage};
 use crate::egress::Origin;
 
 pub fn request(req: &ChatRequest, model: &str) -> Value {
@@ -65,11 +65,28 @@ pub fn response(body: &Value, model: &str) -> Result<Turn, String> {
             _ => {}
         }
     }
-    let usage = Usage {
-        input_tokens: body.pointer("/usage/input_tokens").and_then(Value::as_u64).unwrap_or(0),
-        output_tokens: body.pointer("/usage/output_tokens").and_then(Value::as_u64).unwrap_or(0),
-    };
+    let mut usage = Usage::default();
+    read_usage(&mut usage, body.get("usage"));
     Ok(turn(text, tool_calls, usage, model))
+}
+
+/// Reads a `usage` object into `into`. The counts are cumulative: a later event's count replaces an earlier one, and
+/// a count an event leaves out keeps its earlier value (`message_delta` often carries only `output_tokens`).
+fn read_usage(into: &mut Usage, usage: Option<&Value>) {
+    let Some(usage) = usage else { return };
+    let count = |field: &str| usage.get(field).and_then(Value::as_u64);
+    if let Some(n) = count("input_tokens") {
+        into.input_tokens = n;
+    }
+    if let Some(n) = count("output_tokens") {
+        into.output_tokens = n;
+    }
+    if let Some(n) = count("cache_creation_input_tokens") {
+        into.cache_write_tokens = n;
+    }
+    if let Some(n) = count("cache_read_input_tokens") {
+        into.cache_read_tokens = n;
+    }
 }
 
 fn turn(text: String, tool_calls: Vec<ToolCall>, usage: Usage, model: &str) -> Turn {
@@ -77,6 +94,8 @@ fn turn(text: String, tool_calls: Vec<ToolCall>, usage: Usage, model: &str) -> T
         text,
         tool_calls,
         usage,
+        // Priced by the Claude leg, which holds the price table and the allowance.
+        cost: Cost::Free,
         notices: Vec::new(),
         choices: Vec::new(),
         backend: BackendId::Claude { model: model.to_owned() },
@@ -209,15 +228,8 @@ impl StreamAssembler {
         Ok(None)
     }
 
-    /// The counts are cumulative: a later event's count replaces an earlier one.
     fn read_usage(&mut self, usage: Option<&Value>) {
-        let Some(usage) = usage else { return };
-        if let Some(input) = usage.get("input_tokens").and_then(Value::as_u64) {
-            self.usage.input_tokens = input;
-        }
-        if let Some(output) = usage.get("output_tokens").and_then(Value::as_u64) {
-            self.usage.output_tokens = output;
-        }
+        read_usage(&mut self.usage, usage);
     }
 
     fn show(&mut self, text: &str) -> Option<String> {
@@ -395,7 +407,7 @@ mod tests {
         let (deltas, turn) = assemble(&events).unwrap();
         let turn = turn.unwrap();
         assert_eq!((deltas, turn.text.as_str()), (vec!["ok".to_owned()], "ok"));
-        assert_eq!(turn.usage, Usage { input_tokens: 7, output_tokens: 4 });
+        assert_eq!(turn.usage, Usage { input_tokens: 7, output_tokens: 4, ..Usage::default() });
         let error = ("error", json!({"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}}));
         let reported = assemble(&[error]).unwrap_err();
         assert_eq!(reported, StreamFault::Reported { kind: "rate_limit_error".into(), message: "slow down".into() });

@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use super::{history_arguments, new_call_id, object_arguments};
 use crate::backends::stream::StreamFault;
-use crate::backends::{BackendId, ChatRequest, Message, ToolCall, Turn, Usage};
+use crate::backends::{BackendId, ChatRequest, Cost, Message, ToolCall, Turn, Usage};
 
 pub fn request(req: &ChatRequest, model: &str) -> Value {
     let mut messages = vec![json!({"role": "system", "content": req.system})];
@@ -58,6 +58,7 @@ fn usage(body: &Value) -> Usage {
     Usage {
         input_tokens: body.get("prompt_eval_count").and_then(Value::as_u64).unwrap_or(0),
         output_tokens: body.get("eval_count").and_then(Value::as_u64).unwrap_or(0),
+        ..Usage::default()
     }
 }
 
@@ -66,6 +67,7 @@ fn turn(text: String, tool_calls: Vec<ToolCall>, usage: Usage, model: &str) -> T
         text,
         tool_calls,
         usage,
+        cost: Cost::Free,
         notices: Vec::new(),
         choices: Vec::new(),
         backend: BackendId::Local { model: model.to_owned() },

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use super::{history_arguments_string, object_arguments, string_arguments};
-use crate::backends::{BackendId, ChatRequest, Message, ToolCall, Turn, Usage};
+use crate::backends::{BackendId, ChatRequest, Cost, Message, ToolCall, Turn, Usage};
 use crate::egress::Origin;
 
 pub fn request(req: &ChatRequest, model: &str) -> Value {
@@ -53,8 +53,9 @@ pub fn response(body: &Value, backend: BackendId) -> Result<Turn, String> {
     let usage = Usage {
         input_tokens: body.pointer("/usage/prompt_tokens").and_then(Value::as_u64).unwrap_or(0),
         output_tokens: body.pointer("/usage/completion_tokens").and_then(Value::as_u64).unwrap_or(0),
+        ..Usage::default()
     };
-    Ok(Turn { text, tool_calls, usage, backend, notices: Vec::new(), choices: Vec::new() })
+    Ok(Turn { text, tool_calls, usage, cost: Cost::Free, backend, notices: Vec::new(), choices: Vec::new() })
 }
 
 /// The origin of a string in an OpenAI- or Ollama-shaped body, by the role of the message it is in. Anything

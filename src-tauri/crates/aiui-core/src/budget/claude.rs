@@ -1,0 +1,263 @@
+//! Claude's USD allowance: the same arithmetic ceiling as the sats one, over micro-dollars, in a file of its own
+//! (`<data dir>/claude-budget.json`) that every process on the data dir shares.
+//!
+//! It is a [`BudgetStore`] underneath, so it has the same period rules, file lock, atomic writes and per-process
+//! liveness. Before each Claude request the leg reserves the request's worst case; the answer's priced `usage`
+//! settles it. A reservation whose process died before its answer is counted at that worst case: Anthropic may have
+//! billed the request, and the ceiling must hold whatever it billed.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::store::{BudgetStore, Clock};
+use super::{BudgetError, BudgetUpdate, PaymentPolicy, Period, Reservation, Settled};
+use crate::pricing::format_usd;
+
+/// The file inside a data dir.
+pub fn claude_budget_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("claude-budget.json")
+}
+
+/// Where the owner raises it, as every message says.
+const RAISE: &str = "The owner can raise Claude's allowance in AIUI's settings window (or with `aiui-cli budget set \
+                     --claude-usd AMOUNT`).";
+
+/// The allowance as `budget get`, the meter and the settings show it, in micro-dollars.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClaudeReport {
+    pub allowance_usd_micros: u64,
+    pub period: Period,
+    pub period_start_ms: i64,
+    pub renews_at_ms: Option<i64>,
+    pub spent_usd_micros: u64,
+    pub reserved_usd_micros: u64,
+    pub remaining_usd_micros: u64,
+    pub notice_80_sent: bool,
+}
+
+/// What a turn may spend on Claude, fixed at its start from operator config only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ClaudePolicy {
+    pub allowance_usd_micros: u64,
+    /// What was left when the turn began: an upper bound (other turns and processes spend too).
+    pub remaining_usd_micros: u64,
+}
+
+impl ClaudePolicy {
+    /// A policy that affords nothing.
+    pub fn nothing() -> Self {
+        Self::default()
+    }
+
+    fn as_payment_policy(self) -> PaymentPolicy {
+        PaymentPolicy {
+            allowance_sats: self.allowance_usd_micros,
+            remaining_sats: self.remaining_usd_micros,
+            accepted_mints: Vec::new(),
+        }
+    }
+}
+
+/// An operator's change; `None` fields stay as they are.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClaudeUpdate {
+    pub allowance_usd_micros: Option<u64>,
+    pub period: Option<Period>,
+}
+
+/// Claude's allowance. `Send + Sync`; share it behind an `Arc`.
+#[derive(Debug)]
+pub struct ClaudeAllowance {
+    store: BudgetStore,
+}
+
+impl ClaudeAllowance {
+    /// Opens `<data dir>/claude-budget.json`. A missing file is a zero allowance: Claude is not used until the owner
+    /// sets one.
+    pub fn open(data_dir: &Path) -> Result<Self, BudgetError> {
+        Self::open_file(&claude_budget_path(data_dir))
+    }
+
+    pub fn open_file(path: &Path) -> Result<Self, BudgetError> {
+        Ok(Self { store: BudgetStore::open(path)? })
+    }
+
+    /// Replaces the clock (tests).
+    pub fn with_clock(self, clock: Clock) -> Self {
+        Self { store: self.store.with_clock(clock) }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.store.path()
+    }
+
+    pub fn get(&self) -> ClaudeReport {
+        let r = self.store.get();
+        ClaudeReport {
+            allowance_usd_micros: r.allowance_sats,
+            period: r.period,
+            period_start_ms: r.period_start_ms,
+            renews_at_ms: r.renews_at_ms,
+            spent_usd_micros: r.spent_sats,
+            reserved_usd_micros: r.reserved_sats,
+            remaining_usd_micros: r.remaining_sats,
+            notice_80_sent: r.notice_80_sent,
+        }
+    }
+
+    /// The operator API: the only way the allowance or its period change. Only trusted surfaces and the CLI call it.
+    pub fn set(&self, update: ClaudeUpdate) -> Result<ClaudeReport, BudgetError> {
+        self.store.set(BudgetUpdate {
+            allowance_sats: update.allowance_usd_micros,
+            period: update.period,
+            accepted_mints: None,
+        })?;
+        Ok(self.get())
+    }
+
+    /// The policy a turn runs under.
+    pub fn policy(&self) -> ClaudePolicy {
+        let r = self.get();
+        ClaudePolicy { allowance_usd_micros: r.allowance_usd_micros, remaining_usd_micros: r.remaining_usd_micros }
+    }
+
+    /// Sets aside `worst_case` micro-dollars if `spent + reserved + worst_case <= allowance`, atomically across
+    /// every process on the file. `None`: it does not fit (or could not be saved), and the request is not sent.
+    pub fn reserve(&self, policy: &ClaudePolicy, worst_case: u64) -> Option<Reservation> {
+        self.store.reserve(&policy.as_payment_policy(), worst_case.max(1))
+    }
+
+    /// Counts `actual` micro-dollars (at most what was reserved: the caller caps it) and frees the rest.
+    pub fn settle(&self, reservation: Reservation, actual: u64) -> Settled {
+        self.store.settle(reservation, actual)
+    }
+
+    /// Frees a reservation whose request Anthropic refused or never received: nothing was billed.
+    pub fn release(&self, reservation: Reservation) {
+        self.store.release(reservation);
+    }
+
+    /// The period's 80% notice, once.
+    pub fn take_notice(&self) -> Option<String> {
+        self.store.take_notice_as(notice_80)
+    }
+
+    /// Counts every reservation of a process that is gone at its worst case, and says so. Such a request may have
+    /// reached Anthropic and been billed; no answer told what it cost. Run at start-up by every shell.
+    pub fn settle_abandoned(&self) -> Vec<String> {
+        let mut notices = Vec::new();
+        for holder in self.store.reservation_holders() {
+            if holder.own || holder.alive {
+                continue;
+            }
+            let Some(reservation) = self.store.recover(holder.id) else { continue };
+            let amount = reservation.amount_sats();
+            let _ = self.store.settle(reservation, amount);
+            notices.push(format!(
+                "A Claude request made by an AIUI process that ended before its answer arrived was counted at its \
+                 most, {}, against Claude's allowance: Anthropic may have billed it, and no answer said what it cost.",
+                format_usd(amount)
+            ));
+        }
+        notices
+    }
+}
+
+/// Why Claude is passed over before a request, for the owner; `worst_case` when one request did not fit.
+pub fn pass_over_message(report: &ClaudeReport, worst_case: Option<u64>) -> String {
+    if report.allowance_usd_micros == 0 {
+        return format!("Claude is not used: its allowance is $0. {RAISE}");
+    }
+    let renews = match report.period {
+        Period::Never => String::new(),
+        p => format!(" It renews {}.", p.as_str()),
+    };
+    let held = if report.reserved_usd_micros > 0 {
+        format!(", {} held for requests in progress", format_usd(report.reserved_usd_micros))
+    } else {
+        String::new()
+    };
+    let allowance = format_usd(report.allowance_usd_micros);
+    let spent = format_usd(report.spent_usd_micros);
+    match worst_case {
+        Some(worst) if report.remaining_usd_micros > 0 => format!(
+            "Claude was passed over: this request could cost up to {}, but only {} of its {allowance} allowance \
+             remain ({spent} spent{held}).{renews} {RAISE}",
+            format_usd(worst),
+            format_usd(report.remaining_usd_micros)
+        ),
+        _ => format!(
+            "Claude was passed over: its {allowance} allowance is used up ({spent} spent{held}).{renews} {RAISE}"
+        ),
+    }
+}
+
+fn notice_80(allowance: u64, spent: u64) -> String {
+    format!(
+        "Claude has cost {} of its {} allowance (80% or more). It is passed over once the allowance runs out. {RAISE}",
+        format_usd(spent),
+        format_usd(allowance)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_claude_allowance_is_a_ceiling_in_micro_dollars() {
+        let dir = tempfile::tempdir().unwrap();
+        let allowance = ClaudeAllowance::open(dir.path()).unwrap();
+        assert_eq!(allowance.get().allowance_usd_micros, 0, "no file is a zero allowance");
+        assert!(allowance.reserve(&allowance.policy(), 1).is_none(), "nothing fits a zero allowance");
+        allowance.set(ClaudeUpdate { allowance_usd_micros: Some(1_000_000), period: Some(Period::Monthly) }).unwrap();
+        let policy = allowance.policy();
+        let r = allowance.reserve(&policy, 700_000).expect("$0.70 of $1.00 fits");
+        assert!(allowance.reserve(&policy, 300_001).is_none(), "past the ceiling by one micro-dollar");
+        let _ = allowance.settle(r, 50_000);
+        let report = allowance.get();
+        assert_eq!(
+            (report.spent_usd_micros, report.reserved_usd_micros, report.remaining_usd_micros),
+            (50_000, 0, 950_000)
+        );
+        let r = allowance.reserve(&allowance.policy(), 950_000).expect("exactly what remains fits");
+        let _ = allowance.settle(r, 800_000);
+        let notice = allowance.take_notice().expect("80% crossed");
+        assert!(notice.contains("$0.85 of its $1.00"), "{notice}");
+        assert!(allowance.take_notice().is_none(), "once");
+        assert!(std::fs::metadata(claude_budget_path(dir.path())).is_ok());
+    }
+
+    #[test]
+    fn a_dead_processs_reservation_counts_at_its_worst_case() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = ClaudeAllowance::open(dir.path()).unwrap();
+        first.set(ClaudeUpdate { allowance_usd_micros: Some(1_000_000), period: None }).unwrap();
+        let held = first.reserve(&first.policy(), 400_000).unwrap();
+        let alive = ClaudeAllowance::open(dir.path()).unwrap();
+        assert!(alive.settle_abandoned().is_empty(), "the first process still runs: its reservation is not touched");
+        std::mem::forget(held);
+        drop(first);
+        let next = ClaudeAllowance::open(dir.path()).unwrap();
+        let notices = next.settle_abandoned();
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert!(notices[0].contains("$0.40"), "{notices:?}");
+        let report = next.get();
+        assert_eq!((report.spent_usd_micros, report.reserved_usd_micros), (400_000, 0));
+    }
+
+    #[test]
+    fn the_pass_over_message_says_why_and_how_to_raise_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let allowance = ClaudeAllowance::open(dir.path()).unwrap();
+        let zero = pass_over_message(&allowance.get(), None);
+        assert!(zero.contains("allowance is $0") && zero.contains("settings window"), "{zero}");
+        allowance.set(ClaudeUpdate { allowance_usd_micros: Some(2_000_000), period: Some(Period::Weekly) }).unwrap();
+        let r = allowance.reserve(&allowance.policy(), 1_990_000).unwrap();
+        let _ = allowance.settle(r, 1_990_000);
+        let over = pass_over_message(&allowance.get(), Some(31_000));
+        assert!(over.contains("up to $0.031") && over.contains("$0.01 of its $2.00"), "{over}");
+        assert!(over.contains("renews weekly") && over.contains("--claude-usd"), "{over}");
+    }
+}
