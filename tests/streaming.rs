@@ -170,6 +170,7 @@ fn claude_leg(url: &str, idle: Duration) -> Claude {
     Claude::new(
         ClaudeConfig { base_url: url.parse().unwrap(), idle_timeout: idle, ..ClaudeConfig::default() },
         Arc::new(secrets),
+        crate::support::assistant::claude_spend(crate::support::assistant::AMPLE_USD_MICROS),
     )
     .unwrap()
 }
@@ -212,7 +213,7 @@ impl Leg {
             }
             Self::Claude => {
                 let leg = claude_leg(url, idle);
-                leg.send_streaming(leg.request_body(&request()), &on_delta).await
+                leg.send_streaming(leg.request_body(&request()), &leg.allowance().policy(), &on_delta).await
             }
         };
         Streamed { result, deltas: deltas.into_inner().unwrap(), took: started.elapsed() }
@@ -228,7 +229,7 @@ impl Leg {
             }
             Self::Claude => {
                 let leg = claude_leg(url, Duration::from_secs(60));
-                leg.send(leg.request_body(&request())).await
+                leg.send(leg.request_body(&request()), &leg.allowance().policy()).await
             }
         }
     }
@@ -254,7 +255,9 @@ impl Streamed {
 }
 
 /// Ollama's id-less tool calls get a fresh random id on either path; everything else must be equal.
+/// The turn as the wire format alone makes it: the leg's price is its own (the format knows no prices).
 fn comparable(mut turn: Turn) -> Turn {
+    turn.cost = aiui_core::backends::Cost::Free;
     for call in &mut turn.tool_calls {
         if call.id.starts_with("call_") {
             call.id = "call_(assigned)".into();
@@ -429,7 +432,7 @@ async fn a_server_that_ignores_stream_true_is_read_whole() {
     let claude = wire::anthropic(vec![(200, "anthropic/call_package_list.json")]).await;
     let out = Leg::Claude.stream(&claude.url, Duration::from_secs(10), None).await;
     assert_eq!(out.text(), "Let me check the node's apps.");
-    assert_eq!(out.result.unwrap(), Leg::Claude.twin("anthropic/call_package_list.json"));
+    assert_eq!(comparable(out.result.unwrap()), Leg::Claude.twin("anthropic/call_package_list.json"));
     // Ollama's single JSON reply is a one-line stream with `done: true`.
     let ollama = wire::ollama(true, vec!["ollama/chat_answer_packages.json"]).await;
     let out = Leg::Ollama.stream(&ollama.url, Duration::from_secs(10), None).await;

@@ -15,7 +15,7 @@ use aiui_core::backends::claude::ClaudeConfig;
 use aiui_core::backends::ollama::OllamaConfig;
 use aiui_core::backends::registry::{LegSettings, Reuse, budget_path, build_chain};
 use aiui_core::backends::routstr::RoutstrConfig;
-use aiui_core::budget::BudgetStore;
+use aiui_core::budget::{BudgetStore, ClaudeAllowance};
 use aiui_core::egress::KnownSecret;
 use aiui_core::gate::{AuditLog, Gate};
 use aiui_core::net::Fingerprint;
@@ -99,6 +99,8 @@ pub struct Shell {
     /// The allowance, opened once. The agent pays from this very instance (the store keeps its state in memory,
     /// so two instances over one file would disagree); every chain build reuses it.
     budget: RwLock<Arc<BudgetStore>>,
+    /// Claude's USD allowance, opened once for the same reason.
+    claude_allowance: Arc<ClaudeAllowance>,
     /// What the last chain build said the owner should know (e.g. paid help is off: no wallet).
     notices: Arc<RwLock<Vec<String>>>,
     /// Settles open payments in the background (refunds, write-offs) while a paid leg exists; replaced on rebuild.
@@ -180,6 +182,7 @@ impl Shell {
         let mut operator = OperatorConfig::default();
         operator.grants.disabled = file.disabled_tools.clone();
         let budget = Arc::new(BudgetStore::open(&budget_path(&data.0))?);
+        let claude_allowance = Arc::new(ClaudeAllowance::open(&data.0)?);
         let lan = if mode.kiosk {
             lan_approvals::socket_path(
                 std::env::var_os(lan_approvals::SOCKET_ENV),
@@ -202,6 +205,7 @@ impl Shell {
             link: RwLock::new(None),
             node: RwLock::new(None),
             budget: RwLock::new(budget),
+            claude_allowance,
             notices: Arc::new(RwLock::new(Vec::new())),
             reconciler: Mutex::new(None),
             discovery: RwLock::new(None),
@@ -279,7 +283,11 @@ impl Shell {
         let built = {
             // One wallet and one budget store for the whole shell: the chain shares the settings window's.
             let mut wallet = self.wallet.lock().await;
-            let reuse = Reuse { budget: Some(self.budget()), wallet: wallet.clone() };
+            let reuse = Reuse {
+                budget: Some(self.budget()),
+                claude_allowance: Some(self.claude_allowance()),
+                wallet: wallet.clone(),
+            };
             let built = build_chain(&settings, self.secrets.clone(), &self.data.0, reuse)
                 .await
                 .context("building the backends")?;
@@ -380,6 +388,11 @@ impl Shell {
     /// The allowance the agent pays from.
     pub fn budget(&self) -> Arc<BudgetStore> {
         self.budget.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Claude's USD allowance, which the agent's Claude leg pays from.
+    pub fn claude_allowance(&self) -> Arc<ClaudeAllowance> {
+        self.claude_allowance.clone()
     }
 
     /// What the last chain build said the owner should know.

@@ -11,9 +11,10 @@ use std::time::{Duration, Instant};
 use aiui_core::Secret;
 use aiui_core::backends::ChatRequest;
 use aiui_core::backends::chain::{Chain, Leg, TurnContext};
-use aiui_core::backends::claude::{Claude, ClaudeConfig};
+use aiui_core::backends::claude::{Claude, ClaudeConfig, ClaudeSpend};
 use aiui_core::backends::ollama::{Ollama, OllamaConfig};
-use aiui_core::budget::PaymentPolicy;
+use aiui_core::budget::{ClaudeAllowance, ClaudeUpdate, PaymentPolicy};
+use aiui_core::pricing::Prices;
 use aiui_core::secrets::{SecretName, Secrets};
 
 const ROUNDS: usize = 200;
@@ -21,7 +22,12 @@ const ROUNDS: usize = 200;
 fn chain(ollama_url: &str) -> Chain {
     let secrets = Secrets::in_memory();
     secrets.set(SecretName::AnthropicApiKey, &Secret::from("sk-ant-bench")).expect("an in-memory secret");
-    let claude = Claude::new(ClaudeConfig::default(), Arc::new(secrets)).expect("a client");
+    // An allowance in a folder of its own: Claude is selectable only with one. Nothing is sent, so nothing is spent.
+    let dir = tempfile::tempdir().expect("a temporary dir").keep();
+    let allowance = ClaudeAllowance::open(&dir).expect("the allowance opens");
+    allowance.set(ClaudeUpdate { allowance_usd_micros: Some(1_000_000), period: None }).expect("it is set");
+    let spend = ClaudeSpend { allowance: Arc::new(allowance), prices: Prices::shipped() };
+    let claude = Claude::new(ClaudeConfig::default(), Arc::new(secrets), spend).expect("a client");
     let ollama = Ollama::new(OllamaConfig {
         url: ollama_url.parse().expect("a URL"),
         connect_timeout: Duration::from_secs(1),
@@ -34,7 +40,7 @@ fn chain(ollama_url: &str) -> Chain {
 async fn row(name: &str, url: &str) {
     let chain = chain(url);
     let request = ChatRequest { system: String::new(), messages: Vec::new(), tools: Vec::new(), max_tokens: 1 };
-    let context = TurnContext { policy: PaymentPolicy::nothing(), node: None };
+    let context = TurnContext { policy: PaymentPolicy::nothing(), claude: chain.claude_policy(), node: None };
     let start = Instant::now();
     chain.select(0, &request, &context).await.expect("Claude is selectable");
     let first = start.elapsed();

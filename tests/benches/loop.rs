@@ -74,7 +74,7 @@ async fn turns(chain: Chain, rounds: usize) -> (Duration, Vec<Duration>, Harness
 async fn backend_alone(rounds: usize) -> Vec<Duration> {
     let server = claude_server(rounds + 1).await;
     let leg = claude_leg(&server.url, Some(API_KEY));
-    let context = TurnContext { policy: PaymentPolicy::nothing(), node: None };
+    let context = TurnContext { policy: PaymentPolicy::nothing(), claude: Default::default(), node: None };
     let config = OperatorConfig::default();
     let request = ChatRequest {
         system: config.system_prompt.clone(),

@@ -6,7 +6,9 @@ use std::time::Duration;
 use aiui_core::Secret;
 use aiui_core::agent::{Agent, Event, OperatorConfig, TurnOutcome};
 use aiui_core::backends::chain::{Chain, Leg};
-use aiui_core::backends::claude::{Claude, ClaudeConfig};
+use aiui_core::backends::claude::{Claude, ClaudeConfig, ClaudeSpend};
+use aiui_core::budget::{ClaudeAllowance, ClaudeUpdate, Period};
+use aiui_core::pricing::Prices;
 use aiui_core::backends::ollama::{Ollama, OllamaConfig};
 use aiui_core::egress::KnownSecret;
 use aiui_core::gate::{AuditLog, Decision, Gate};
@@ -43,13 +45,30 @@ pub fn ollama_leg(url: &str) -> Leg {
     )
 }
 
+/// The USD allowance the Claude tests that are not about money run with: far more than any test spends.
+pub const AMPLE_USD_MICROS: u64 = 100_000_000;
+
+/// A Claude allowance of `usd_micros` in a data dir of its own (kept for the test process's life), priced from the
+/// shipped table.
+pub fn claude_spend(usd_micros: u64) -> ClaudeSpend {
+    let dir = tempfile::tempdir().unwrap().keep();
+    let allowance = ClaudeAllowance::open(&dir).unwrap();
+    allowance.set(ClaudeUpdate { allowance_usd_micros: Some(usd_micros), period: Some(Period::Never) }).unwrap();
+    ClaudeSpend { allowance: Arc::new(allowance), prices: Prices::shipped() }
+}
+
 pub fn claude_leg(url: &str, key: Option<&str>) -> Leg {
+    claude_leg_paid_from(url, key, claude_spend(AMPLE_USD_MICROS))
+}
+
+/// A Claude leg paying from `spend`.
+pub fn claude_leg_paid_from(url: &str, key: Option<&str>, spend: ClaudeSpend) -> Leg {
     let secrets = Secrets::in_memory();
     if let Some(key) = key {
         secrets.set(SecretName::AnthropicApiKey, &Secret::from(key)).unwrap();
     }
     let config = ClaudeConfig { base_url: url.parse().unwrap(), ..ClaudeConfig::default() };
-    Leg::Claude(Claude::new(config, Arc::new(secrets)).unwrap())
+    Leg::Claude(Claude::new(config, Arc::new(secrets), spend).unwrap())
 }
 
 pub async fn harness(legs: Legs) -> Harness {

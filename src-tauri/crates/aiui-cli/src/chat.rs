@@ -19,6 +19,7 @@ use aiui_core::node::{Credentials, NodeClient, NodeConfig};
 use aiui_core::paths::DataDir;
 use aiui_core::secrets::Secrets;
 use aiui_core::store::{ConversationId, Store};
+use aiui_core::view::SpendView;
 use anyhow::{Context, bail};
 
 use crate::render;
@@ -224,6 +225,8 @@ async fn turn(
     // What of this step's answer was printed as it was written (its `Text` then adds only what is new, e.g. the
     // mark of a stopped answer).
     let mut streamed = String::new();
+    // What the turn has cost so far, said with its end.
+    let mut spent = None;
     loop {
         // Ctrl-C stops the turn (the answer so far is kept, marked stopped); the chat goes on.
         let event = tokio::select! {
@@ -254,6 +257,7 @@ async fn turn(
                     println!("{}", rest.trim_end());
                 }
             }
+            Event::Spent { turn, .. } => spent = Some(turn),
             Event::Choices { choices } => {
                 for (n, choice) in choices.iter().enumerate() {
                     println!("  {}) {choice}", n + 1);
@@ -282,8 +286,14 @@ async fn turn(
                 }
                 let message = if reason == StopReason::NoBackend { no_backend.text(&message) } else { message };
                 println!("■ {message}");
+                if let Some(spent) = spent.take().filter(|s| s.usd_micros > 0 || s.sats > 0) {
+                    println!("  (this turn cost {})", SpendView::from(spent).label);
+                }
             }
-            Event::Done { backend } => println!("  (answered by {})", backend.label()),
+            Event::Done { backend } => {
+                let cost = SpendView::from(spent.take().unwrap_or_default()).label;
+                println!("  (answered by {}) · cost {cost}", backend.label());
+            }
         }
     }
     task.await.context("the turn stopped unexpectedly")??;

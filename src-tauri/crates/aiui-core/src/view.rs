@@ -5,8 +5,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::agent::{Event, NodeMints, StopReason};
-use crate::backends::{BackendId, Message};
+use crate::agent::{Event, NodeMints, StopReason, TurnSpend};
+use crate::backends::{BackendId, Cost, Message, StepCost};
 use crate::budget::BudgetReport;
 use crate::gate::ConfirmRequest;
 use crate::node::Package;
@@ -28,6 +28,11 @@ pub enum ChatEvent {
     Text {
         text: String,
         backend: String,
+    },
+    /// What the step just answered cost, and the turn so far: shown quietly under the answer's backend label.
+    Spent {
+        step: CostView,
+        turn: SpendView,
     },
     /// One-tap replies to the question just asked; tapping one sends it as the owner's next message.
     Choices {
@@ -65,6 +70,9 @@ impl From<Event> for ChatEvent {
             Event::BackendChosen { backend } => Self::BackendChosen { backend: backend.label() },
             Event::TextDelta { text, backend } => Self::TextDelta { text, backend: backend.label() },
             Event::Text { text, backend } => Self::Text { text, backend: backend.label() },
+            Event::Spent { backend, step, turn } => {
+                Self::Spent { step: CostView::new(&backend, &step), turn: SpendView::from(turn) }
+            }
             Event::Choices { choices } => Self::Choices { choices },
             Event::ToolProposed { tool, .. } => Self::ToolProposed { tool },
             Event::AwaitingConfirmation { request } => Self::AwaitingConfirmation { summary: request.summary },
@@ -119,7 +127,8 @@ impl From<ConversationSummary> for ConversationView {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ItemView {
     User { text: String },
-    Assistant { text: String, backend: Option<String> },
+    /// `cost`: what the turn's steps up to this answer cost, where it was recorded.
+    Assistant { text: String, backend: Option<String>, cost: Option<SpendView> },
     Surface { surface: Value },
     Notice { text: String },
 }
@@ -129,26 +138,96 @@ pub struct ConversationDetail {
     pub id: String,
     pub title: String,
     pub items: Vec<ItemView>,
+    /// What the whole conversation's recorded answers cost.
+    pub total: SpendView,
 }
 
 impl From<Conversation> for ConversationDetail {
     fn from(c: Conversation) -> Self {
-        let items = c
-            .entries
-            .into_iter()
-            .filter_map(|entry| match entry.kind {
-                EntryKind::Message { message: Message::User { text }, .. } => Some(ItemView::User { text }),
-                // Tool-only steps have no words for the owner; their surfaces are drawn instead.
-                EntryKind::Message { message: Message::Assistant { text, .. }, backend } if !text.is_empty() => {
-                    Some(ItemView::Assistant { text, backend: backend.as_ref().map(BackendId::label) })
+        let mut total = TurnSpend::default();
+        // The steps since the last answer shown: a tool-only step's cost is shown with the answer that follows it.
+        let mut pending: Option<TurnSpend> = None;
+        let mut items = Vec::new();
+        for entry in c.entries {
+            match entry.kind {
+                EntryKind::Message { message: Message::User { text }, .. } => {
+                    pending = None;
+                    items.push(ItemView::User { text });
                 }
-                EntryKind::Message { .. } => None,
-                EntryKind::Surface { surface, .. } => Some(ItemView::Surface { surface }),
-                EntryKind::Notice { text } => Some(ItemView::Notice { text }),
-            })
-            .collect();
-        Self { id: c.id.0, title: c.title, items }
+                EntryKind::Message { message: Message::Assistant { text, .. }, backend, cost } => {
+                    if let Some(cost) = &cost {
+                        total.add(cost);
+                        pending.get_or_insert_default().add(cost);
+                    }
+                    // Tool-only steps have no words for the owner; their surfaces are drawn instead.
+                    if !text.is_empty() {
+                        let cost = pending.take().map(SpendView::from);
+                        items.push(ItemView::Assistant { text, backend: backend.as_ref().map(BackendId::label), cost });
+                    }
+                }
+                EntryKind::Message { .. } => {}
+                EntryKind::Surface { surface, .. } => items.push(ItemView::Surface { surface }),
+                EntryKind::Notice { text } => items.push(ItemView::Notice { text }),
+            }
+        }
+        Self { id: c.id.0, title: c.title, items, total: SpendView::from(total) }
     }
+}
+
+/// One step's cost for the chat: a short label, and the token counts on demand. Host-formatted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CostView {
+    /// "$0.0165", "12 sats", "$0".
+    pub label: String,
+    /// "claude-sonnet-4-5: 1804 input, 22 output, 2048 cache-write, 10000 cache-read tokens".
+    pub detail: String,
+}
+
+impl CostView {
+    pub fn new(backend: &BackendId, step: &StepCost) -> Self {
+        let label = match step.cost {
+            Cost::Free => "$0".to_owned(),
+            Cost::Usd { micros } => crate::pricing::format_usd(micros),
+            Cost::Sats { sats } => sats_label(sats),
+        };
+        let u = step.usage;
+        let mut counts = vec![format!("{} input", u.input_tokens), format!("{} output", u.output_tokens)];
+        if u.cache_write_tokens > 0 {
+            counts.push(format!("{} cache-write", u.cache_write_tokens));
+        }
+        if u.cache_read_tokens > 0 {
+            counts.push(format!("{} cache-read", u.cache_read_tokens));
+        }
+        let free = if step.cost == Cost::Free { " (on this machine, free)" } else { "" };
+        Self { label, detail: format!("{}{free}: {} tokens", backend.label(), counts.join(", ")) }
+    }
+}
+
+/// A sum of costs, each allowance in its own unit: "$0.0421 + 12 sats", "$0" when only free legs answered.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SpendView {
+    pub label: String,
+    pub usd_micros: u64,
+    pub sats: u64,
+    pub free_steps: u32,
+}
+
+impl From<TurnSpend> for SpendView {
+    fn from(spend: TurnSpend) -> Self {
+        let mut parts = Vec::new();
+        if spend.usd_micros > 0 {
+            parts.push(crate::pricing::format_usd(spend.usd_micros));
+        }
+        if spend.sats > 0 {
+            parts.push(sats_label(spend.sats));
+        }
+        let label = if parts.is_empty() { "$0".to_owned() } else { parts.join(" + ") };
+        Self { label, usd_micros: spend.usd_micros, sats: spend.sats, free_steps: spend.free_steps }
+    }
+}
+
+fn sats_label(sats: u64) -> String {
+    if sats == 1 { "1 sat".to_owned() } else { format!("{sats} sats") }
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::backends::BackendId;
+use crate::backends::{BackendId, StepCost};
 use crate::gate::ConfirmRequest;
 use crate::tools::Surface;
 
@@ -18,6 +18,9 @@ pub enum Event {
     TextDelta { text: String, backend: BackendId },
     /// The model's words for the owner.
     Text { text: String, backend: BackendId },
+    /// What a step just cost (a leg on this machine: nothing), and what the turn has cost so far. Sent after every
+    /// answered step, with or without text.
+    Spent { backend: BackendId, step: StepCost, turn: TurnSpend },
     /// One-tap replies to the question just asked (host-written, from the built-in leg's "Did you mean …?").
     /// Sending one is the same as typing it; they are not kept with the conversation.
     Choices { choices: Vec<String> },
@@ -33,6 +36,25 @@ pub enum Event {
     Stopped { reason: StopReason, message: String },
     /// The turn ended with the model's answer.
     Done { backend: BackendId },
+}
+
+/// What a turn's steps have cost so far, each allowance in its own unit (never converted into each other).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct TurnSpend {
+    pub usd_micros: u64,
+    pub sats: u64,
+    /// Steps answered by a leg on this machine, at no cost.
+    pub free_steps: u32,
+}
+
+impl TurnSpend {
+    pub fn add(&mut self, step: &StepCost) {
+        match step.cost {
+            crate::backends::Cost::Free => self.free_steps += 1,
+            crate::backends::Cost::Usd { micros } => self.usd_micros = self.usd_micros.saturating_add(micros),
+            crate::backends::Cost::Sats { sats } => self.sats = self.sats.saturating_add(sats),
+        }
+    }
 }
 
 /// Why a turn ended before the model's final answer. These are designed stops, not errors.

@@ -14,11 +14,11 @@ use std::sync::{Arc, Mutex, RwLock};
 use serde_json::Value;
 use tokio::sync::mpsc::UnboundedSender;
 
-pub use events::{Event, StopReason};
+pub use events::{Event, StopReason, TurnSpend};
 pub use stop::Stop;
 
 use crate::backends::chain::{Chain, TurnContext};
-use crate::backends::{BackendError, BackendId, ChatRequest, Message, ToolCall, Turn};
+use crate::backends::{BackendError, BackendId, ChatRequest, Message, StepCost, ToolCall, Turn};
 use crate::budget::{BudgetStore, PaymentPolicy};
 use crate::egress::{KnownSecret, Screen};
 use crate::gate::{Gate, Proposal, Requester, Verdict};
@@ -230,7 +230,10 @@ impl Agent {
         if let Some(text) = &policy_notice {
             emit(events, Event::Notice { text: text.clone() });
         }
-        let context = TurnContext { policy, node: Some(self.node.clone()) };
+        let context = TurnContext { policy, claude: self.chain.claude_policy(), node: Some(self.node.clone()) };
+        // What the owner was told about legs passed over, so a tool loop says it once.
+        let mut told = Vec::new();
+        let mut spent = TurnSpend::default();
         let mut history = self.store.recent_messages(conversation, HISTORY_WINDOW)?;
         let user = Message::User { text: text.to_owned() };
         history.push(user.clone());
@@ -245,7 +248,7 @@ impl Agent {
                 tools: self.registry.defs(&config.grants),
                 max_tokens: config.max_tokens,
             };
-            let turn = match self.step(conversation, &request, &context, events, stop).await {
+            let turn = match self.step(conversation, &request, &context, events, stop, &mut told).await {
                 Ok(turn) => turn,
                 Err(StepEnd { reason, message, partial: Some((text, backend)) }) => {
                     // The leg took the message and wrote part of an answer: both are kept, the answer marked.
@@ -278,8 +281,11 @@ impl Agent {
                 emit(events, Event::Notice { text: notice.clone() });
             }
             let assistant = Message::Assistant { text: turn.text.clone(), tool_calls: turn.tool_calls.clone() };
-            self.store.append_message(conversation, &assistant, Some(&turn.backend))?;
+            let step_cost = StepCost { usage: turn.usage, cost: turn.cost };
+            self.store.append_answer(conversation, &assistant, Some(&turn.backend), Some(&step_cost))?;
             history.push(assistant);
+            spent.add(&step_cost);
+            emit(events, Event::Spent { backend: turn.backend.clone(), step: step_cost, turn: spent });
             if !turn.text.is_empty() {
                 emit(events, Event::Text { text: turn.text.clone(), backend: turn.backend.clone() });
             }
@@ -333,6 +339,7 @@ impl Agent {
         context: &TurnContext,
         events: &UnboundedSender<Event>,
         stop: &Stop,
+        told: &mut Vec<String>,
     ) -> Result<Turn, StepEnd> {
         let mut from = 0;
         // Every leg passed over or failed this step, with why: the owner's "no backend" message names them all.
@@ -341,6 +348,12 @@ impl Agent {
             let (index, id) = match self.chain.select(from, request, context).await {
                 Ok(selected) => {
                     failures.extend(selected.skipped);
+                    for notice in selected.told {
+                        if !told.contains(&notice) {
+                            emit(events, Event::Notice { text: notice.clone() });
+                            told.push(notice);
+                        }
+                    }
                     (selected.index, selected.id)
                 }
                 Err(mut none) => {
@@ -439,7 +452,12 @@ impl Agent {
                 }
                 Err(e) if e.falls_through() => {
                     tracing::info!(leg = leg.name(), error = %e, "leg failed; handing the step to the next leg");
-                    emit(events, Event::Notice { text: format!("{e}; trying the next backend.") });
+                    let text = match &e {
+                        // Whole sentences already: the allowance's own words.
+                        BackendError::OverAllowance { message, .. } => format!("{message} Trying the next backend."),
+                        e => format!("{e}; trying the next backend."),
+                    };
+                    emit(events, Event::Notice { text });
                     failures.push((leg.name().to_owned(), e.to_string()));
                     from = index + 1;
                 }

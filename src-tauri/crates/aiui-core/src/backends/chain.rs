@@ -9,7 +9,7 @@ use super::claude::Claude;
 use super::ollama::Ollama;
 use super::routstr::Routstr;
 use super::{BackendError, BackendId, ChatRequest, OnDelta, Turn};
-use crate::budget::PaymentPolicy;
+use crate::budget::{ClaudePolicy, PaymentPolicy};
 use crate::egress::Origin;
 use crate::node::NodeClient;
 
@@ -25,12 +25,35 @@ pub enum Leg {
     Builtin(Builtin),
 }
 
-/// What a turn fixed at its start and every step reads: the payment policy, from operator config only.
+/// What a turn fixed at its start and every step reads: the allowances' policies, from operator config only.
 #[derive(Debug, Clone)]
 pub struct TurnContext {
+    /// The sats allowance, for Routstr.
     pub policy: PaymentPolicy,
+    /// Claude's USD allowance.
+    pub claude: ClaudePolicy,
     /// The node, for the built-in leg, which resolves app names against the node's own package list.
     pub node: Option<Arc<NodeClient>>,
+}
+
+/// Why a leg was passed over for a step, and whether the owner hears it even when another leg answers (Claude's
+/// allowance is used up: the owner should know why the answer came from elsewhere).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Passed {
+    pub reason: String,
+    pub tell_owner: bool,
+}
+
+impl Passed {
+    /// Said only when no leg answers (no key, not running).
+    pub fn quietly(reason: impl Into<String>) -> Self {
+        Self { reason: reason.into(), tell_owner: false }
+    }
+
+    /// Said in the turn whichever leg answers.
+    pub fn telling(reason: impl Into<String>) -> Self {
+        Self { reason: reason.into(), tell_owner: true }
+    }
 }
 
 impl Leg {
@@ -53,12 +76,12 @@ impl Leg {
         }
     }
 
-    pub async fn check(&self, request: &ChatRequest, context: &TurnContext) -> Result<BackendId, String> {
+    pub async fn check(&self, request: &ChatRequest, context: &TurnContext) -> Result<BackendId, Passed> {
         match self {
-            Self::Local(ollama) => ollama.check().await,
-            Self::Claude(claude) => claude.check().await,
-            Self::Routstr(routstr) => Box::pin(routstr.check(request, &context.policy)).await,
-            Self::Builtin(builtin) => builtin.check(),
+            Self::Local(ollama) => ollama.check().await.map_err(Passed::quietly),
+            Self::Claude(claude) => claude.check(&context.claude).await,
+            Self::Routstr(routstr) => Box::pin(routstr.check(request, &context.policy)).await.map_err(Passed::quietly),
+            Self::Builtin(builtin) => builtin.check().map_err(Passed::quietly),
         }
     }
 
@@ -86,7 +109,7 @@ impl Leg {
     pub async fn send(&self, id: &BackendId, body: Value, context: &TurnContext) -> Result<Turn, BackendError> {
         match self {
             Self::Local(ollama) => ollama.send(id, body).await,
-            Self::Claude(claude) => claude.send(body).await,
+            Self::Claude(claude) => claude.send(body, &context.claude).await,
             // Boxed: the paid path is a deep future, and it would otherwise inflate every caller's.
             Self::Routstr(routstr) => Box::pin(routstr.send(id, body, &context.policy)).await,
             Self::Builtin(builtin) => Box::pin(builtin.send(body, context.node.as_deref())).await,
@@ -105,7 +128,7 @@ impl Leg {
     ) -> Result<Turn, BackendError> {
         match self {
             Self::Local(ollama) => ollama.send_streaming(id, body, on_delta).await,
-            Self::Claude(claude) => claude.send_streaming(body, on_delta).await,
+            Self::Claude(claude) => claude.send_streaming(body, &context.claude, on_delta).await,
             Self::Routstr(_) | Self::Builtin(_) => self.send(id, body, context).await,
         }
     }
@@ -128,6 +151,8 @@ pub struct Selected {
     pub index: usize,
     pub id: BackendId,
     pub skipped: Vec<(String, String)>,
+    /// What the owner hears about the legs passed over (see [`Passed::telling`]).
+    pub told: Vec<String>,
 }
 
 /// How the owner enables a leg, as the windowed shells say it; the last line of [`NoBackend`]'s text, so a shell
@@ -160,6 +185,17 @@ impl Chain {
         &self.legs
     }
 
+    /// Claude's USD allowance as a turn starting now may use; nothing without a Claude leg.
+    pub fn claude_policy(&self) -> ClaudePolicy {
+        self.legs
+            .iter()
+            .find_map(|leg| match leg {
+                Leg::Claude(claude) => Some(claude.allowance().policy()),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
     /// The first usable leg at or after `from`, in order. Each leg's check is cached by the leg itself, so a dead
     /// leg costs its timeout once per liveness period, not once per turn.
     pub async fn select(
@@ -169,11 +205,15 @@ impl Chain {
         context: &TurnContext,
     ) -> Result<Selected, NoBackend> {
         let mut reasons = Vec::new();
+        let mut told = Vec::new();
         for (index, leg) in self.legs.iter().enumerate().skip(from) {
             match leg.check(request, context).await {
-                Ok(id) => return Ok(Selected { index, id, skipped: reasons }),
-                Err(reason) => {
+                Ok(id) => return Ok(Selected { index, id, skipped: reasons, told }),
+                Err(Passed { reason, tell_owner }) => {
                     tracing::debug!(leg = leg.name(), %reason, "leg skipped");
+                    if tell_owner {
+                        told.push(reason.clone());
+                    }
                     reasons.push((leg.name().to_owned(), reason));
                 }
             }

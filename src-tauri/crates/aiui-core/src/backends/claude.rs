@@ -1,4 +1,12 @@
-//! The Claude leg: Anthropic's Messages API, with the API key read from the OS keyring.
+//! The Claude leg: Anthropic's Messages API, with the API key read from the OS keyring, paid from Claude's USD
+//! allowance.
+//!
+//! Before each request its worst case (an upper bound on the screened body's input tokens, each at the dearest input
+//! price, plus `max_tokens` at the output price) is reserved in the allowance shared by every process; a request that
+//! does not fit is not sent. The answer's `usage`, priced from the table, settles the reservation; a `usage` above
+//! the reservation (a lying server) is counted at the reservation and reported. A request refused by Anthropic, or
+//! never received, is released; one whose outcome is unknown (cut off, timed out, dropped by the owner's Stop) is
+//! counted at its worst case, since it may have been billed.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -7,16 +15,29 @@ use reqwest::header::{CONTENT_TYPE, HeaderValue, RETRY_AFTER};
 use serde_json::Value;
 use url::Url;
 
+use super::chain::Passed;
 use super::format::anthropic as wire;
 use super::stream::{self, Failed, Fault, StreamFault};
-use super::{BackendError, BackendId, ChatRequest, OnDelta, Turn};
+use super::{BackendError, BackendId, ChatRequest, Cost, OnDelta, Turn};
+use crate::budget::{ClaudeAllowance, ClaudePolicy, Reservation, pass_over_message};
 use crate::egress::Origin;
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
+use crate::pricing::{ModelPrice, Prices, format_usd};
 use crate::secrets::{SecretName, Secrets};
 
 const NAME: &str = "claude";
 const API_VERSION: &str = "2023-06-01";
 const MAX_REPLY_BYTES: usize = 8 * 1024 * 1024;
+/// Tokens Anthropic adds to a request's input beyond the body (the tool-use system prompt is a few hundred): part of
+/// the worst case, with room to spare.
+const HIDDEN_INPUT_TOKENS: u64 = 2_000;
+
+/// What Claude is paid from and priced by.
+#[derive(Debug, Clone)]
+pub struct ClaudeSpend {
+    pub allowance: Arc<ClaudeAllowance>,
+    pub prices: Prices,
+}
 
 #[derive(Debug, Clone)]
 pub struct ClaudeConfig {
@@ -48,29 +69,152 @@ pub struct Claude {
     secrets: Arc<Secrets>,
     http: OutboundClient,
     down_until: Mutex<Option<(Instant, String)>>,
+    spend: ClaudeSpend,
+}
+
+/// Whether a failed request may have been billed, which decides what its reservation comes to.
+enum Billed {
+    /// Anthropic refused it with an error status, or it never left this machine: nothing was billed.
+    No,
+    /// Sent, and no `usage` came back whole: it may have been billed up to its worst case.
+    Maybe,
+}
+
+/// A reservation in flight. Dropped without [`Claude::settle`] (the owner's Stop drops the request), it counts at
+/// its worst case: the request may have been billed.
+struct Held<'a> {
+    allowance: &'a ClaudeAllowance,
+    reservation: Option<Reservation>,
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        if let Some(reservation) = self.reservation.take() {
+            let amount = reservation.amount_sats();
+            tracing::info!(usd_micros = amount, "claude: a request ended without its usage; counted at its worst case");
+            let _ = self.allowance.settle(reservation, amount);
+        }
+    }
 }
 
 impl Claude {
-    pub fn new(config: ClaudeConfig, secrets: Arc<Secrets>) -> Result<Self, net::ClientBuildError> {
+    pub fn new(config: ClaudeConfig, secrets: Arc<Secrets>, spend: ClaudeSpend) -> Result<Self, net::ClientBuildError> {
         let http = net::client(&ClientSpec {
             tls: TlsPolicy::PublicRoots,
             connect_timeout: Duration::from_secs(5),
             request_timeout: config.request_timeout,
         })?;
-        Ok(Self { config, secrets, http, down_until: Mutex::new(None) })
+        Ok(Self { config, secrets, http, down_until: Mutex::new(None), spend })
     }
 
-    /// Usable when a key is in the keyring and the leg is not marked down.
-    pub async fn check(&self) -> Result<BackendId, String> {
+    /// The USD allowance this leg pays from.
+    pub fn allowance(&self) -> &ClaudeAllowance {
+        &self.spend.allowance
+    }
+
+    /// Usable when a key is in the keyring, the leg is not marked down, its model has a price, and the turn's
+    /// allowance has room. An owner with a key is told when the price or the allowance passes Claude over.
+    pub async fn check(&self, policy: &ClaudePolicy) -> Result<BackendId, Passed> {
         if let Some((until, reason)) = self.down_until.lock().unwrap_or_else(|p| p.into_inner()).clone()
             && Instant::now() < until
         {
-            return Err(format!("Claude is skipped for now: {reason}"));
+            return Err(Passed::quietly(format!("Claude is skipped for now: {reason}")));
         }
         match self.key().await {
-            Ok(Some(_)) => Ok(BackendId::Claude { model: self.config.model.clone() }),
-            Ok(None) => Err("no Claude API key is set; add one in the trusted settings window".into()),
-            Err(e) => Err(e),
+            Ok(Some(_)) => {}
+            Ok(None) => {
+                return Err(Passed::quietly("no Claude API key is set; add one in the trusted settings window"));
+            }
+            Err(e) => return Err(Passed::quietly(e)),
+        }
+        self.price().map_err(Passed::telling)?;
+        if policy.allowance_usd_micros == 0 || policy.remaining_usd_micros == 0 {
+            return Err(Passed::telling(pass_over_message(&self.spend.allowance.get(), None)));
+        }
+        Ok(BackendId::Claude { model: self.config.model.clone() })
+    }
+
+    /// The configured model's price, or why it has none (it is then not used: never priced at $0).
+    fn price(&self) -> Result<ModelPrice, String> {
+        let table = self.spend.prices.current().map_err(|e| format!("Claude is not used: {e}"))?;
+        table.price_for(&self.config.model).copied().ok_or_else(|| {
+            format!(
+                "Claude is not used: the price table has no price for the model {}, and a model without a price is                  never used for paid requests. Add its price in AIUI's settings window (Claude prices) or with                  `aiui-cli budget price`.",
+                self.config.model
+            )
+        })
+    }
+
+    /// Reserves the request's worst case, or says why it is not sent.
+    fn reserve(&self, body: &Value, policy: &ClaudePolicy) -> Result<(Held<'_>, ModelPrice), BackendError> {
+        let price = self.price().map_err(|message| BackendError::OverAllowance { backend: NAME.into(), message })?;
+        let max_tokens = body.get("max_tokens").and_then(Value::as_u64).ok_or_else(|| BackendError::Protocol {
+            backend: NAME.into(),
+            detail: "the request has no max_tokens, so its cost has no bound; it was not sent".into(),
+        })?;
+        let worst = price.worst_case(input_bound(body), max_tokens);
+        let allowance = &*self.spend.allowance;
+        match allowance.reserve(policy, worst) {
+            Some(reservation) => Ok((Held { allowance, reservation: Some(reservation) }, price)),
+            None => Err(BackendError::OverAllowance {
+                backend: NAME.into(),
+                message: pass_over_message(&allowance.get(), Some(worst)),
+            }),
+        }
+    }
+
+    /// Settles a request's reservation from its outcome, and prices the answer.
+    fn settle(
+        &self,
+        mut held: Held<'_>,
+        price: &ModelPrice,
+        result: Result<Turn, (BackendError, Billed)>,
+    ) -> Result<Turn, BackendError> {
+        let reservation = held.reservation.take().expect("settled once");
+        let reserved = reservation.amount_sats();
+        let allowance = held.allowance;
+        match result {
+            Ok(mut turn) => {
+                let priced = price.cost(&turn.usage);
+                let counted = priced.min(reserved);
+                if priced > reserved {
+                    tracing::warn!(priced, reserved, "claude: usage above the reservation; counted at the reservation");
+                    turn.notices.push(format!(
+                        "Claude reported usage that would cost {}, more than the {} this request could cost at most                          ({} tokens of output were allowed). It was counted at {}; check Anthropic's console for                          what was billed.",
+                        format_usd(priced),
+                        format_usd(reserved),
+                        turn.usage.output_tokens.min(u64::MAX),
+                        format_usd(reserved)
+                    ));
+                }
+                let _ = allowance.settle(reservation, counted);
+                turn.cost = Cost::Usd { micros: counted };
+                turn.notices.extend(allowance.take_notice());
+                Ok(turn)
+            }
+            Err((error, Billed::No)) => {
+                allowance.release(reservation);
+                Err(error)
+            }
+            Err((error, Billed::Maybe)) => {
+                let _ = allowance.settle(reservation, reserved);
+                let counted = format!(
+                    " It was counted against Claude's allowance at its most, {}: Anthropic may have billed it.",
+                    format_usd(reserved)
+                );
+                Err(match error {
+                    BackendError::Unavailable { backend, reason } => {
+                        BackendError::Unavailable { backend, reason: format!("{reason}.{counted}") }
+                    }
+                    BackendError::CutOff { backend, reason, partial } => {
+                        BackendError::CutOff { backend, reason: format!("{reason}.{counted}"), partial }
+                    }
+                    BackendError::Protocol { backend, detail } => {
+                        BackendError::Protocol { backend, detail: format!("{detail}.{counted}") }
+                    }
+                    other => other,
+                })
+            }
         }
     }
 
@@ -94,12 +238,19 @@ impl Claude {
         wire::origin_of(body, pointer)
     }
 
-    pub async fn send(&self, body: Value) -> Result<Turn, BackendError> {
-        let response = self.post(&body).await?;
+    /// One request, paid from the allowance under `policy`.
+    pub async fn send(&self, body: Value, policy: &ClaudePolicy) -> Result<Turn, BackendError> {
+        let (held, price) = self.reserve(&body, policy)?;
+        let result = self.send_unpriced(&body).await;
+        self.settle(held, &price, result)
+    }
+
+    async fn send_unpriced(&self, body: &Value) -> Result<Turn, (BackendError, Billed)> {
+        let response = self.post(body).await?;
         if response.status() != reqwest::StatusCode::OK {
-            return Err(self.refusal(response).await);
+            return Err((self.refusal(response).await, Billed::No));
         }
-        self.whole(response).await
+        self.whole(response).await.map_err(|e| (e, Billed::Maybe))
     }
 
     async fn whole(&self, response: reqwest::Response) -> Result<Turn, BackendError> {
@@ -113,20 +264,31 @@ impl Claude {
     /// Turn is the one `send` would give. Before any text is shown a failure is `send`'s (an `error` event is
     /// judged as the HTTP error it stands for, so the leg falls through as it would); after, it is
     /// [`BackendError::CutOff`] with the text shown.
-    pub async fn send_streaming(&self, mut body: Value, on_delta: OnDelta<'_>) -> Result<Turn, BackendError> {
+    pub async fn send_streaming(
+        &self,
+        body: Value,
+        policy: &ClaudePolicy,
+        on_delta: OnDelta<'_>,
+    ) -> Result<Turn, BackendError> {
+        let (held, price) = self.reserve(&body, policy)?;
+        let result = self.stream_unpriced(body, on_delta).await;
+        self.settle(held, &price, result)
+    }
+
+    async fn stream_unpriced(&self, mut body: Value, on_delta: OnDelta<'_>) -> Result<Turn, (BackendError, Billed)> {
         if let Some(body) = body.as_object_mut() {
             body.insert("stream".into(), Value::Bool(true));
         }
         let response = self.post(&body).await?;
         if response.status() != reqwest::StatusCode::OK {
-            return Err(self.refusal(response).await);
+            return Err((self.refusal(response).await, Billed::No));
         }
         // A gateway that ignores `"stream": true` answers with one JSON reply: the same answer, shown whole.
         let is_json = response.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| {
             v.split(';').next().is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"))
         });
         if is_json {
-            let turn = self.whole(response).await?;
+            let turn = self.whole(response).await.map_err(|e| (e, Billed::Maybe))?;
             if !turn.text.is_empty() {
                 on_delta(&turn.text);
             }
@@ -140,17 +302,25 @@ impl Claude {
                 .finish(&self.config.model)
                 .map_err(|detail| Failed { fault: Fault::Stream(StreamFault::Malformed(detail)), partial })
         });
-        turn.map_err(|failed| self.stream_failure(failed))
+        turn.map_err(|failed| {
+            // An error event is Anthropic's own refusal, which it does not bill unless text was already written.
+            let billed = match (&failed.fault, failed.partial.is_empty()) {
+                (Fault::Stream(StreamFault::Reported { .. }), true) => Billed::No,
+                _ => Billed::Maybe,
+            };
+            (self.stream_failure(failed), billed)
+        })
     }
 
-    async fn post(&self, body: &Value) -> Result<reqwest::Response, BackendError> {
-        let key = self.key().await.map_err(unavailable)?.ok_or_else(|| unavailable("no API key".into()))?;
-        let mut key_header = HeaderValue::from_str(key.expose()).map_err(|_| BackendError::Auth {
-            backend: NAME.into(),
-            reason: "the stored API key is not valid text".into(),
+    async fn post(&self, body: &Value) -> Result<reqwest::Response, (BackendError, Billed)> {
+        let not_sent = |e: BackendError| (e, Billed::No);
+        let key = self.key().await.map_err(unavailable).map_err(not_sent)?;
+        let key = key.ok_or_else(|| not_sent(unavailable("no API key".into())))?;
+        let mut key_header = HeaderValue::from_str(key.expose()).map_err(|_| {
+            not_sent(BackendError::Auth { backend: NAME.into(), reason: "the stored API key is not valid text".into() })
         })?;
         key_header.set_sensitive(true);
-        let url = self.config.base_url.join("v1/messages").map_err(|e| unavailable(e.to_string()))?;
+        let url = self.config.base_url.join("v1/messages").map_err(|e| not_sent(unavailable(e.to_string())))?;
         self.http
             .http
             .post(url)
@@ -159,7 +329,11 @@ impl Claude {
             .json(body)
             .send()
             .await
-            .map_err(|e| unavailable(format!("Anthropic's API could not be reached ({e})")))
+            .map_err(|e| {
+                // A refused connection sent nothing; anything later may have reached Anthropic.
+                let billed = if e.is_connect() { Billed::No } else { Billed::Maybe };
+                (unavailable(format!("Anthropic's API could not be reached ({e})")), billed)
+            })
     }
 
     /// A reply with an error status, judged by its status and error body.
@@ -217,6 +391,13 @@ impl Claude {
             Fault::Stream(StreamFault::Malformed(detail)) => BackendError::Protocol { backend: NAME.into(), detail },
         }
     }
+}
+
+/// An upper bound on the input tokens of `body`: a token is at least one byte of the text it stands for, and the JSON
+/// around that text only adds bytes; plus what Anthropic adds unseen.
+fn input_bound(body: &Value) -> u64 {
+    let bytes = serde_json::to_vec(body).map_or(usize::MAX, |b| b.len());
+    u64::try_from(bytes).unwrap_or(u64::MAX).saturating_add(HIDDEN_INPUT_TOKENS)
 }
 
 fn unavailable(reason: String) -> BackendError {

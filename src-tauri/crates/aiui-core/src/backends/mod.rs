@@ -137,6 +137,13 @@ pub enum Cost {
     Sats { sats: u64 },
 }
 
+/// What one stored answer used and cost: the leg's token counts and the price in its allowance's unit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepCost {
+    pub usage: Usage,
+    pub cost: Cost,
+}
+
 /// One backend answer, normalized.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Turn {

@@ -5,14 +5,15 @@ use std::sync::Arc;
 
 use super::builtin::{Builtin, BuiltinConfig};
 use super::chain::{Chain, Leg};
-use super::claude::{Claude, ClaudeConfig};
+use super::claude::{Claude, ClaudeConfig, ClaudeSpend};
 use super::ollama::{Ollama, OllamaConfig};
 use super::routstr::{Routstr, RoutstrConfig};
-use crate::budget::{BudgetError, BudgetStore};
+use crate::budget::{BudgetError, BudgetStore, ClaudeAllowance};
 use crate::net::ClientBuildError;
 use crate::net::guard::Guard;
 use crate::pay::discovery::{Discovery, DiscoveryConfig};
 use crate::pay::{Payments, Wallet, WalletOptions};
+use crate::pricing::Prices;
 use crate::secrets::Secrets;
 
 /// Where each leg is and how it behaves.
@@ -31,6 +32,7 @@ pub struct LegSettings {
 #[derive(Debug, Default)]
 pub struct Reuse {
     pub budget: Option<Arc<BudgetStore>>,
+    pub claude_allowance: Option<Arc<ClaudeAllowance>>,
     pub wallet: Option<Arc<Wallet>>,
 }
 
@@ -39,6 +41,8 @@ pub struct Reuse {
 pub struct Built {
     pub chain: Chain,
     pub budget: Arc<BudgetStore>,
+    /// Claude's USD allowance (reused or opened here).
+    pub claude_allowance: Arc<ClaudeAllowance>,
     /// The wallet the paid leg pays from, when the allowance is above zero (reused or opened here).
     pub wallet: Option<Arc<Wallet>>,
     /// What the paid leg pays with, for the shell's background reconcile.
@@ -75,11 +79,19 @@ pub async fn build_chain(
         Some(budget) => budget,
         None => Arc::new(BudgetStore::open(&budget_path(data_dir))?),
     };
+    let mut notices = Vec::new();
+    let claude_allowance = match reuse.claude_allowance {
+        Some(allowance) => allowance,
+        None => Arc::new(ClaudeAllowance::open(data_dir)?),
+    };
+    // A chain build is where a dead process's Claude requests are counted (only dead ones: a live process's
+    // reservations are never touched), and the owner hears it.
+    notices.extend(claude_allowance.settle_abandoned());
+    let spend = ClaudeSpend { allowance: claude_allowance.clone(), prices: Prices::in_data_dir(data_dir) };
     let mut legs = vec![
         Leg::Local(Ollama::new(settings.ollama.clone())?),
-        Leg::Claude(Claude::new(settings.claude.clone(), secrets.clone())?),
+        Leg::Claude(Claude::new(settings.claude.clone(), secrets.clone(), spend)?),
     ];
-    let mut notices = Vec::new();
     let mut wallet = reuse.wallet;
     let mut paying = None;
     let mut paid_discovery = None;
@@ -126,7 +138,7 @@ pub async fn build_chain(
         }
     }
     legs.push(Leg::Builtin(Builtin::new(settings.builtin.clone())));
-    Ok(Built { chain: Chain::new(legs), budget, wallet, payments: paying, notices, discovery: paid_discovery })
+    Ok(Built { chain: Chain::new(legs), budget, claude_allowance, wallet, payments: paying, notices, discovery: paid_discovery })
 }
 
 /// Opens the wallet off the async threads: its seed is read from the keyring over D-Bus.

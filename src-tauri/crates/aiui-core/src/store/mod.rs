@@ -21,7 +21,7 @@ use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::backends::{BackendId, Message};
+use crate::backends::{BackendId, Message, StepCost};
 
 /// How long a write waits for another process (a second AIUI, a backup tool) to release the database.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -65,8 +65,9 @@ pub struct ConversationSummary {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EntryKind {
-    /// A message of the conversation proper, with the leg that produced it (assistant messages).
-    Message { message: Message, backend: Option<BackendId> },
+    /// A message of the conversation proper, with the leg that produced it and what it cost (assistant messages;
+    /// `cost` is `None` where it was not recorded).
+    Message { message: Message, backend: Option<BackendId>, cost: Option<StepCost> },
     /// A UI card made from a tool result, tied to the call when there is one.
     Surface { call_id: Option<String>, surface: Value },
     /// Something AIUI told the owner outside the conversation (a fallback, a budget stop). Never sent to a backend.
@@ -241,8 +242,19 @@ impl Store {
         message: &Message,
         backend: Option<&BackendId>,
     ) -> Result<i64, StoreError> {
-        let body =
-            body::encode_message(message).map_err(|e| StoreError::Other(format!("could not encode the entry: {e}")))?;
+        self.append_answer(id, message, backend, None)
+    }
+
+    /// Appends a message with the leg that produced it and what it cost, and returns its `seq`.
+    pub fn append_answer(
+        &self,
+        id: &ConversationId,
+        message: &Message,
+        backend: Option<&BackendId>,
+        cost: Option<&StepCost>,
+    ) -> Result<i64, StoreError> {
+        let body = body::encode_message(message, cost)
+            .map_err(|e| StoreError::Other(format!("could not encode the entry: {e}")))?;
         let backend = backend.map(encode).transpose()?;
         self.append(id, KIND_MESSAGE, backend, body)
     }
@@ -469,7 +481,7 @@ fn decode_entry(id: &ConversationId, row: &Row<'_>) -> Result<Entry, String> {
     let body_json: String = row.get(4).map_err(|e| e.to_string())?;
     let kind = match kind.as_str() {
         KIND_MESSAGE => {
-            let message = body::decode_message(&body_json).map_err(|e| format!("message: {e}"))?;
+            let (message, cost) = body::decode_message(&body_json).map_err(|e| format!("message: {e}"))?;
             // The backend is only a label on the message; losing it must not lose the message.
             let backend = backend_json.and_then(|json| match serde_json::from_str::<BackendId>(&json) {
                 Ok(backend) => Some(backend),
@@ -478,7 +490,7 @@ fn decode_entry(id: &ConversationId, row: &Row<'_>) -> Result<Entry, String> {
                     None
                 }
             });
-            EntryKind::Message { message, backend }
+            EntryKind::Message { message, backend, cost }
         }
         KIND_SURFACE => {
             let body: SurfaceBody = serde_json::from_str(&body_json).map_err(|e| format!("surface: {e}"))?;

@@ -8,7 +8,7 @@ use std::thread;
 use serde_json::json;
 
 use super::*;
-use crate::backends::{MalformedArguments, ToolCall};
+use crate::backends::{Cost, MalformedArguments, StepCost, ToolCall, Usage};
 
 fn local() -> BackendId {
     BackendId::Local { model: "qwen2.5:7b".into() }
@@ -35,7 +35,7 @@ fn ticking_store() -> Store {
 /// Writes one of every kind of entry and returns the kinds in order.
 fn fill(store: &Store, id: &ConversationId) -> Vec<EntryKind> {
     let kinds = vec![
-        EntryKind::Message { message: user("how is my node?"), backend: None },
+        EntryKind::Message { message: user("how is my node?"), backend: None, cost: None },
         EntryKind::Message {
             message: Message::Assistant {
                 text: "Let me look.".into(),
@@ -53,6 +53,7 @@ fn fill(store: &Store, id: &ConversationId) -> Vec<EntryKind> {
                 ],
             },
             backend: Some(local()),
+            cost: Some(StepCost { usage: Usage { input_tokens: 90, output_tokens: 12, ..Usage::default() }, cost: Cost::Free }),
         },
         EntryKind::Message {
             message: Message::ToolResult {
@@ -62,6 +63,7 @@ fn fill(store: &Store, id: &ConversationId) -> Vec<EntryKind> {
                 is_error: false,
             },
             backend: None,
+            cost: None,
         },
         EntryKind::Message {
             message: Message::ToolResult {
@@ -71,6 +73,7 @@ fn fill(store: &Store, id: &ConversationId) -> Vec<EntryKind> {
                 is_error: true,
             },
             backend: None,
+            cost: None,
         },
         EntryKind::Surface {
             call_id: Some("call_1".into()),
@@ -81,15 +84,22 @@ fn fill(store: &Store, id: &ConversationId) -> Vec<EntryKind> {
         EntryKind::Message {
             message: Message::Assistant { text: "Your node is synced.".into(), tool_calls: vec![] },
             backend: Some(claude()),
+            cost: Some(StepCost {
+                usage: Usage { input_tokens: 1804, output_tokens: 22, cache_write_tokens: 2048, cache_read_tokens: 10_000 },
+                cost: Cost::Usd { micros: 16_422 },
+            }),
         },
         EntryKind::Message {
             message: Message::Assistant { text: "Via Routstr.".into(), tool_calls: vec![] },
             backend: Some(routstr()),
+            cost: Some(StepCost { usage: Usage::default(), cost: Cost::Sats { sats: 12 } }),
         },
     ];
     for (i, kind) in kinds.iter().enumerate() {
         let seq = match kind {
-            EntryKind::Message { message, backend } => store.append_message(id, message, backend.as_ref()),
+            EntryKind::Message { message, backend, cost } => {
+                store.append_answer(id, message, backend.as_ref(), cost.as_ref())
+            }
             EntryKind::Surface { call_id, surface } => store.append_surface(id, call_id.as_deref(), surface),
             EntryKind::Notice { text } => store.append_notice(id, text),
         }
@@ -269,8 +279,8 @@ fn unreadable_rows_are_skipped_not_fatal() {
     let conversation = store.load(&id).unwrap();
     assert_eq!(conversation.entries.iter().map(|e| e.seq).collect::<Vec<_>>(), [1, 4, 5]);
     assert_eq!(conversation.messages(), [user("one"), user("four"), user("five")]);
-    assert_eq!(conversation.entries[1].kind, EntryKind::Message { message: user("four"), backend: None });
-    assert_eq!(conversation.entries[2].kind, EntryKind::Message { message: user("five"), backend: Some(local()) });
+    assert_eq!(conversation.entries[1].kind, EntryKind::Message { message: user("four"), backend: None, cost: None });
+    assert_eq!(conversation.entries[2].kind, EntryKind::Message { message: user("five"), backend: Some(local()), cost: None });
 
     // The damage does not block appending either.
     assert_eq!(store.append_notice(&id, "still here").unwrap(), 8);
