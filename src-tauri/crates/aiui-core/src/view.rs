@@ -7,10 +7,11 @@ use serde_json::Value;
 
 use crate::agent::{Event, NodeMints, StopReason, TurnSpend};
 use crate::backends::{BackendId, Cost, Message, StepCost};
-use crate::budget::BudgetReport;
+use crate::budget::{BudgetReport, ClaudeReport};
 use crate::gate::ConfirmRequest;
 use crate::node::Package;
-use crate::store::{Conversation, ConversationSummary, EntryKind};
+use crate::pricing::format_usd;
+use crate::store::{AnswerCounts, Conversation, ConversationSummary, EntryKind};
 use crate::tools::ToolClass;
 
 /// One event of a turn, for the chat window.
@@ -126,11 +127,21 @@ impl From<ConversationSummary> for ConversationView {
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ItemView {
-    User { text: String },
+    User {
+        text: String,
+    },
     /// `cost`: what the turn's steps up to this answer cost, where it was recorded.
-    Assistant { text: String, backend: Option<String>, cost: Option<SpendView> },
-    Surface { surface: Value },
-    Notice { text: String },
+    Assistant {
+        text: String,
+        backend: Option<String>,
+        cost: Option<SpendView>,
+    },
+    Surface {
+        surface: Value,
+    },
+    Notice {
+        text: String,
+    },
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -315,9 +326,15 @@ impl From<ConfirmRequest> for PendingView {
     }
 }
 
-/// The allowance as the chat window's read-only meter shows it, with what the last chain build said.
+/// The one meter, as the chat window (read only), the kiosk and the trusted surfaces show it: Routstr's sats
+/// allowance (the fields at the top level), Claude's USD allowance (`claude`), and the answers given at $0
+/// (`free_answers`), each in its own unit, with what the last chain build said.
 #[derive(Debug, Clone, Serialize)]
 pub struct AllowanceView {
+    /// Settled Routstr spend reached 80% of its allowance this period.
+    pub notice_80: bool,
+    pub claude: ClaudeMeterView,
+    pub free_answers: FreeAnswersView,
     pub allowance_sats: u64,
     pub period: &'static str,
     pub spent_sats: u64,
@@ -338,9 +355,76 @@ pub struct MintView {
     pub unit: String,
 }
 
+/// The whole meter from the two allowances' reports and the store's count of this month's free answers. A store
+/// that cannot be counted shows 0 free answers, never an error in place of the allowances.
+pub fn meter(
+    budget: &BudgetReport,
+    claude: &ClaudeReport,
+    store: &crate::store::Store,
+    notices: Vec<String>,
+) -> AllowanceView {
+    let since = crate::budget::month_start_utc(crate::now_ms());
+    let counts = store.answers_since(since).unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "the meter could not count this month's free answers");
+        AnswerCounts::default()
+    });
+    AllowanceView::new(budget, notices).with_claude(claude).with_free_answers(counts, since)
+}
+
+/// Claude's USD allowance for the meter: the amounts, and the host's own formatting of them.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ClaudeMeterView {
+    pub allowance_usd_micros: u64,
+    pub spent_usd_micros: u64,
+    pub reserved_usd_micros: u64,
+    pub remaining_usd_micros: u64,
+    pub period: &'static str,
+    pub renews_at_ms: Option<i64>,
+    /// "$5.00", "$0.4213", …
+    pub allowance: String,
+    pub spent: String,
+    pub reserved: String,
+    pub remaining: String,
+    /// Settled spend reached 80% of the allowance this period.
+    pub notice_80: bool,
+}
+
+impl From<&ClaudeReport> for ClaudeMeterView {
+    fn from(r: &ClaudeReport) -> Self {
+        Self {
+            allowance_usd_micros: r.allowance_usd_micros,
+            spent_usd_micros: r.spent_usd_micros,
+            reserved_usd_micros: r.reserved_usd_micros,
+            remaining_usd_micros: r.remaining_usd_micros,
+            period: r.period.as_str(),
+            renews_at_ms: r.renews_at_ms,
+            allowance: format_usd(r.allowance_usd_micros),
+            spent: format_usd(r.spent_usd_micros),
+            reserved: format_usd(r.reserved_usd_micros),
+            remaining: format_usd(r.remaining_usd_micros),
+            notice_80: reached_80(r.spent_usd_micros, r.allowance_usd_micros),
+        }
+    }
+}
+
+/// The answers legs on this machine gave at $0 since `since_ms` (the start of the calendar month, UTC).
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct FreeAnswersView {
+    pub local: u64,
+    pub builtin: u64,
+    pub since_ms: i64,
+}
+
+fn reached_80(spent: u64, allowance: u64) -> bool {
+    allowance > 0 && u128::from(spent) * 5 >= u128::from(allowance) * 4
+}
+
 impl AllowanceView {
     pub fn new(report: &BudgetReport, notices: Vec<String>) -> Self {
         Self {
+            notice_80: reached_80(report.spent_sats, report.allowance_sats),
+            claude: ClaudeMeterView::default(),
+            free_answers: FreeAnswersView::default(),
             allowance_sats: report.allowance_sats,
             period: report.period.as_str(),
             spent_sats: report.spent_sats,
@@ -351,6 +435,18 @@ impl AllowanceView {
             node_mints: Vec::new(),
             paid_off: None,
         }
+    }
+
+    /// Adds Claude's USD allowance.
+    pub fn with_claude(mut self, report: &ClaudeReport) -> Self {
+        self.claude = ClaudeMeterView::from(report);
+        self
+    }
+
+    /// Adds the free answers counted since `since_ms`.
+    pub fn with_free_answers(mut self, counts: AnswerCounts, since_ms: i64) -> Self {
+        self.free_answers = FreeAnswersView { local: counts.local, builtin: counts.builtin, since_ms };
+        self
     }
 
     /// Adds what the node's mint list said at the last turn that read it.

@@ -138,7 +138,15 @@ pub async fn build_chain(
         }
     }
     legs.push(Leg::Builtin(Builtin::new(settings.builtin.clone())));
-    Ok(Built { chain: Chain::new(legs), budget, claude_allowance, wallet, payments: paying, notices, discovery: paid_discovery })
+    Ok(Built {
+        chain: Chain::new(legs),
+        budget,
+        claude_allowance,
+        wallet,
+        payments: paying,
+        notices,
+        discovery: paid_discovery,
+    })
 }
 
 /// Opens the wallet off the async threads: its seed is read from the keyring over D-Bus.

@@ -19,7 +19,7 @@ mod tests;
 use serde::{Deserialize, Serialize};
 
 pub use claude::{ClaudeAllowance, ClaudePolicy, ClaudeReport, ClaudeUpdate, claude_budget_path, pass_over_message};
-pub use period::Period;
+pub use period::{Period, month_start_utc};
 pub(crate) use store::write_atomic;
 pub use store::{BudgetStore, Clock, ReservationHolder, normalize_mint_url};
 

@@ -89,6 +89,13 @@ impl std::fmt::Display for Period {
 
 /// The same time of day `n` calendar months later, in UTC; the day is clamped (31 January + 1 -> 28/29 February,
 /// 31 January + 2 -> 31 March).
+/// The start (UTC midnight of the 1st) of the calendar month `ms` falls in.
+pub fn month_start_utc(ms: i64) -> i64 {
+    const DAY_MS: i64 = 86_400_000;
+    let (y, m, _) = civil_from_days(ms.div_euclid(DAY_MS));
+    days_from_civil(y, m, 1) * DAY_MS
+}
+
 fn add_months(ms: i64, n: i64) -> i64 {
     const DAY_MS: i64 = 86_400_000;
     let days = ms.div_euclid(DAY_MS);
@@ -169,6 +176,13 @@ mod tests {
         assert_eq!(Period::Monthly.bounds(jan31, ms(2025, 3, 1)).1, Some(ms(2025, 3, 31) + 3_600_000));
         // Before the schedule began, the first period is the current one.
         check(Period::Daily, jan31, jan31 - 5, jan31);
+    }
+
+    #[test]
+    fn a_month_starts_at_midnight_utc_on_its_first() {
+        assert_eq!(month_start_utc(ms(2026, 12, 1) + 5 * 3_600_000), ms(2026, 12, 1));
+        assert_eq!(month_start_utc(ms(2024, 2, 29) + 86_399_999), ms(2024, 2, 1));
+        assert_eq!(month_start_utc(ms(2026, 1, 1)), ms(2026, 1, 1));
     }
 
     #[test]

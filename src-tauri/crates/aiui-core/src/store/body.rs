@@ -14,7 +14,9 @@ use crate::backends::{Cost, MalformedArguments, Message, StepCost, ToolCall, Usa
 #[derive(Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "snake_case")]
 enum MessageBody {
-    User { text: String },
+    User {
+        text: String,
+    },
     Assistant {
         text: String,
         tool_calls: Vec<ToolCallBody>,
@@ -22,7 +24,12 @@ enum MessageBody {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cost: Option<CostBody>,
     },
-    ToolResult { call_id: String, name: String, content: String, is_error: bool },
+    ToolResult {
+        call_id: String,
+        name: String,
+        content: String,
+        is_error: bool,
+    },
 }
 
 /// What an answer used and cost. At most one of `usd_micros` and `sats` is present; neither is a leg on this machine.

@@ -74,6 +74,15 @@ pub enum EntryKind {
     Notice { text: String },
 }
 
+/// Answers per leg, as [`Store::answers_since`] counts them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct AnswerCounts {
+    pub local: u64,
+    pub builtin: u64,
+    pub claude: u64,
+    pub routstr: u64,
+}
+
 /// One stored entry.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
@@ -257,6 +266,32 @@ impl Store {
             .map_err(|e| StoreError::Other(format!("could not encode the entry: {e}")))?;
         let backend = backend.map(encode).transpose()?;
         self.append(id, KIND_MESSAGE, backend, body)
+    }
+
+    /// How many answers each leg gave since `since_ms`, over every conversation (the meter's count of free
+    /// answers). An answer is a stored assistant message, tool-only steps included.
+    pub fn answers_since(&self, since_ms: i64) -> Result<AnswerCounts, StoreError> {
+        self.with_conn(|conn| {
+            let mut stmt = conn.prepare(
+                "SELECT json_extract(backend_json, '$.kind'), COUNT(*) FROM entries
+                 WHERE kind = ?1 AND at_ms >= ?2 AND backend_json IS NOT NULL GROUP BY 1",
+            )?;
+            let mut counts = AnswerCounts::default();
+            let mut rows = stmt.query(params![KIND_MESSAGE, since_ms])?;
+            while let Some(row) = rows.next()? {
+                let kind: Option<String> = row.get(0)?;
+                let n: i64 = row.get(1)?;
+                let n = u64::try_from(n).unwrap_or(0);
+                match kind.as_deref() {
+                    Some("local") => counts.local = n,
+                    Some("builtin") => counts.builtin = n,
+                    Some("claude") => counts.claude = n,
+                    Some("routstr") => counts.routstr = n,
+                    _ => {}
+                }
+            }
+            Ok(counts)
+        })
     }
 
     /// Appends a surface (a UI card made from a tool result) and returns its `seq`.

@@ -53,7 +53,10 @@ fn fill(store: &Store, id: &ConversationId) -> Vec<EntryKind> {
                 ],
             },
             backend: Some(local()),
-            cost: Some(StepCost { usage: Usage { input_tokens: 90, output_tokens: 12, ..Usage::default() }, cost: Cost::Free }),
+            cost: Some(StepCost {
+                usage: Usage { input_tokens: 90, output_tokens: 12, ..Usage::default() },
+                cost: Cost::Free,
+            }),
         },
         EntryKind::Message {
             message: Message::ToolResult {
@@ -85,7 +88,12 @@ fn fill(store: &Store, id: &ConversationId) -> Vec<EntryKind> {
             message: Message::Assistant { text: "Your node is synced.".into(), tool_calls: vec![] },
             backend: Some(claude()),
             cost: Some(StepCost {
-                usage: Usage { input_tokens: 1804, output_tokens: 22, cache_write_tokens: 2048, cache_read_tokens: 10_000 },
+                usage: Usage {
+                    input_tokens: 1804,
+                    output_tokens: 22,
+                    cache_write_tokens: 2048,
+                    cache_read_tokens: 10_000,
+                },
                 cost: Cost::Usd { micros: 16_422 },
             }),
         },
@@ -280,7 +288,10 @@ fn unreadable_rows_are_skipped_not_fatal() {
     assert_eq!(conversation.entries.iter().map(|e| e.seq).collect::<Vec<_>>(), [1, 4, 5]);
     assert_eq!(conversation.messages(), [user("one"), user("four"), user("five")]);
     assert_eq!(conversation.entries[1].kind, EntryKind::Message { message: user("four"), backend: None, cost: None });
-    assert_eq!(conversation.entries[2].kind, EntryKind::Message { message: user("five"), backend: Some(local()), cost: None });
+    assert_eq!(
+        conversation.entries[2].kind,
+        EntryKind::Message { message: user("five"), backend: Some(local()), cost: None }
+    );
 
     // The damage does not block appending either.
     assert_eq!(store.append_notice(&id, "still here").unwrap(), 8);
