@@ -2,6 +2,7 @@
 //! payment outcome settled, and hostile announcements refused.
 
 use aiui_core::agent::{Event, StopReason, TurnOutcome};
+use aiui_core::backends::Cost;
 use aiui_core::backends::routstr::ROUTSTR_MAX_TOKENS;
 use aiui_core::gate::Decision;
 use aiui_core::pay::discovery::{Discovery, Rejected, parse_announcement};
@@ -40,6 +41,16 @@ async fn a_discovered_provider_is_paid_runs_a_gated_tool_and_returns_change() {
     let report = p.budget.get();
     assert_eq!(report.spent_sats, charged, "spent = paid - change, which is what the provider charged");
     assert!(charged > 0 && report.reserved_sats == 0);
+    // Each answer's cost is what left the wallet for it: the two steps' sats add up to the spend, and are stored.
+    let steps: Vec<Cost> =
+        events.iter().filter_map(|e| if let Event::Spent { step, .. } = e { Some(step.cost) } else { None }).collect();
+    assert_eq!(steps.len(), 2, "{steps:?}");
+    let step_sats: u64 = steps.iter().map(|c| if let Cost::Sats { sats } = c { *sats } else { panic!("{c:?}") }).sum();
+    assert_eq!(step_sats, charged, "{steps:?}");
+    let stored = p.h.agent.store.load(&p.h.conversation).unwrap();
+    let detail = aiui_core::view::ConversationDetail::from(stored);
+    assert_eq!(detail.total.sats, charged);
+    assert_eq!(detail.total.label, format!("{charged} sats"));
     let sums = p.conservation().await;
     p.assert_conserved(sums);
     assert_eq!(sums.wallet_balance, FUNDED - charged, "the change came back into the wallet");

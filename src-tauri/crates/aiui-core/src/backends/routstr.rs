@@ -17,7 +17,7 @@ use serde_json::Value;
 pub use probe::{ModelPrice, ProbedProvider, short_key};
 
 use super::format::openai as wire;
-use super::{BackendError, BackendId, ChatRequest, Turn};
+use super::{BackendError, BackendId, ChatRequest, Cost, Turn};
 use crate::budget::{PaymentPolicy, stop_message};
 use crate::egress::Origin;
 use crate::faults;
@@ -319,8 +319,9 @@ impl Routstr {
                 ));
             }
         }
-        let Exchange::Answer { reply } = outcome else { unreachable!("handled above") };
+        let Exchange::Answer { reply, spent_sats } = outcome else { unreachable!("handled above") };
         let mut turn = wire::response(&reply, id.clone()).map_err(|e| protocol(&e))?;
+        turn.cost = Cost::Sats { sats: spent_sats };
         if let Some(notice) = self.payments.budget().take_notice() {
             self.payments.keep_notices(std::slice::from_ref(&notice));
             notices.push(notice);
@@ -410,16 +411,20 @@ impl Routstr {
         let change = header_text(&response, CASHU_HEADER);
         tracing::info!(provider = %provider.label(), status, request_id = request_id.as_deref().unwrap_or("-"), "routstr reply");
         if status == 200 {
-            match self.payments.settle_with_change(&payment, change.as_deref()).await {
-                Ok(settlement) => notices.extend(settlement.warning),
+            let spent_sats = match self.payments.settle_with_change(&payment, change.as_deref()).await {
+                Ok(settlement) => {
+                    notices.extend(settlement.warning);
+                    settlement.spent_sats
+                }
                 Err(e) => {
                     tracing::error!(error = %e, "the change could not be received; it stays in the ledger for reconcile");
                     self.payments.keep_in_flight(&payment).await;
+                    payment.amount_sats
                 }
-            }
+            };
             let bytes = net::read_capped(response, MAX_REPLY_BYTES).await;
             return match bytes.ok().and_then(|b| serde_json::from_slice::<Value>(&b).ok()) {
-                Some(reply) => Ok(Exchange::Answer { reply }),
+                Some(reply) => Ok(Exchange::Answer { reply, spent_sats }),
                 None => Err(self.finish(
                     std::mem::take(notices),
                     BackendError::Protocol {
@@ -571,12 +576,12 @@ impl Routstr {
 enum Exchange {
     Answer {
         reply: Value,
+        /// What this payment cost: what left the wallet and did not come back (the token's face value while its
+        /// change is still being resolved).
+        spent_sats: u64,
     },
     /// A 402; `reclaimed` says whether the refused token came back into the wallet.
-    PaymentRequired {
-        required_sats: u64,
-        reclaimed: bool,
-    },
+    PaymentRequired { required_sats: u64, reclaimed: bool },
 }
 
 /// A number a provider sent as a JSON number or a string of digits.
