@@ -188,7 +188,8 @@ fn chosen<'a>(line: &str, choices: &'a [String]) -> Option<&'a str> {
 /// How a terminal user enables a leg: the windowed shells' [`ENABLE_A_LEG`] names a window this chat doesn't have.
 const ENABLE_A_LEG_HERE: &str = "To enable one: start Ollama on this machine with a tool-capable model \
     (`ollama pull qwen2.5:7b`), or store a Claude API key in the OS keyring \
-    (`secret-tool store --label=AIUI service aiui username anthropic-api-key`), then type your question again.";
+    (`secret-tool store --label=AIUI service aiui username anthropic-api-key`) and give Claude an allowance \
+    (`aiui-cli budget set --claude-usd 5 --claude-period monthly`), then type your question again.";
 
 /// The "no backend" block is said once: the same reasons again get one line, changed reasons the whole block.
 #[derive(Debug, Default)]

@@ -158,7 +158,7 @@ pub struct Selected {
 /// How the owner enables a leg, as the windowed shells say it; the last line of [`NoBackend`]'s text, so a shell
 /// with other means (a terminal) can say it in its own terms instead.
 pub const ENABLE_A_LEG: &str = "To enable one: start Ollama on this machine with a tool-capable model \
-    (`ollama pull qwen2.5:7b`), or add a Claude API key in the trusted settings window.";
+    (`ollama pull qwen2.5:7b`), or add a Claude API key and a Claude allowance in the trusted settings window.";
 
 /// No leg can answer. Carries each leg's reason, so the owner learns how to enable one.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,15 +10,15 @@ use crate::tools::Surface;
 pub const SMALL_MODEL_NOTICE: &str = "Answers now come from the built-in small model (SmolLM2-135M), meant for \
     trying AIUI: it can list, check, start, stop, restart, install and uninstall apps and show the node's status, \
     but it cannot hold a conversation. For a real assistant, start Ollama on this machine with a tool-capable model \
-    (`ollama pull qwen2.5:7b`) or add a Claude API key in the trusted settings window.";
+    (`ollama pull qwen2.5:7b`) or add a Claude API key and a Claude allowance in the trusted settings window.";
 
 /// What the leg can do, for requests outside it. It never guesses an answer to those.
 pub fn capabilities() -> String {
     "I'm the built-in small model (SmolLM2-135M), so I only handle everyday node requests: what is running; an \
      app's status or logs; start, stop, restart, install or uninstall an app (e.g. \"restart LND\"); the Bitcoin \
      sync progress; the Lightning node's channels; CPU, memory and disk; and the accepted Cashu mints. For anything \
-     else, start Ollama with a tool-capable model (`ollama pull qwen2.5:7b`) or add a Claude API key in the trusted \
-     settings window."
+     else, start Ollama with a tool-capable model (`ollama pull qwen2.5:7b`) or add a Claude API key and a Claude \
+     allowance in the trusted settings window."
         .into()
 }
 
