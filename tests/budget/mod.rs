@@ -2,6 +2,7 @@
 //! provider that redeems tokens and returns change or refunds the way Routstr does.
 
 mod accounting;
+mod claude;
 mod crash;
 mod files;
 mod hostile;

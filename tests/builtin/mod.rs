@@ -3,8 +3,7 @@
 
 mod table;
 
-use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use aiui_core::agent::{Event, TurnOutcome};
@@ -20,22 +19,9 @@ use crate::support::assistant::{harness_with, ollama_leg};
 use crate::support::{PASSWORD, client_for, credentials, start, wait_for_state};
 use table::{Expect, TABLE};
 
-/// The model, shared by the tests of this binary (one load per process, as in the shells). A missing model
-/// fails the test with what to run; it is never skipped.
+/// The model, shared by the tests of this binary (one load per process, as in the shells).
 fn model() -> Arc<SmolLm> {
-    static MODEL: OnceLock<Arc<SmolLm>> = OnceLock::new();
-    MODEL
-        .get_or_init(|| {
-            let dir = std::env::var_os("AIUI_MODEL_DIR").map(PathBuf::from).unwrap_or_else(|| {
-                aiui_core::paths::default_data_dir().expect("a data dir (set HOME or AIUI_MODEL_DIR)").join("models")
-            });
-            let model = SmolLm::in_dir(&dir);
-            if let Err(reason) = model.ready() {
-                panic!("the built-in model is required by these tests and is missing: {reason}");
-            }
-            Arc::new(model)
-        })
-        .clone()
+    crate::support::claude_paid::builtin_model()
 }
 
 fn builtin_leg(lexical: bool) -> Leg {

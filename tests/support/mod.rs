@@ -2,6 +2,7 @@
 
 pub mod assistant;
 pub mod capture;
+pub mod claude_paid;
 pub mod lightning;
 pub mod mint;
 pub mod nutshell;

@@ -139,7 +139,9 @@ impl Claude {
         let table = self.spend.prices.current().map_err(|e| format!("Claude is not used: {e}"))?;
         table.price_for(&self.config.model).copied().ok_or_else(|| {
             format!(
-                "Claude is not used: the price table has no price for the model {}, and a model without a price is                  never used for paid requests. Add its price in AIUI's settings window (Claude prices) or with                  `aiui-cli budget price`.",
+                "Claude is not used: the price table has no price for the model {}, and a model without a price is \
+                 never used for paid requests. Add its price in AIUI's settings window (Claude prices) or with \
+                 `aiui-cli budget price`.",
                 self.config.model
             )
         })
@@ -180,10 +182,11 @@ impl Claude {
                 if priced > reserved {
                     tracing::warn!(priced, reserved, "claude: usage above the reservation; counted at the reservation");
                     turn.notices.push(format!(
-                        "Claude reported usage that would cost {}, more than the {} this request could cost at most                          ({} tokens of output were allowed). It was counted at {}; check Anthropic's console for                          what was billed.",
+                        "Claude reported usage that would cost {}, more than the {} this request could cost at most. \
+                         It was counted at {}, the most it could cost; check Anthropic's console for what was \
+                         billed.",
                         format_usd(priced),
                         format_usd(reserved),
-                        turn.usage.output_tokens.min(u64::MAX),
                         format_usd(reserved)
                     ));
                 }

@@ -128,8 +128,10 @@ impl ClaudeAllowance {
         self.store.reserve(&policy.as_payment_policy(), worst_case.max(1))
     }
 
-    /// Counts `actual` micro-dollars (at most what was reserved: the caller caps it) and frees the rest.
+    /// Counts `actual` micro-dollars and frees the rest of the reservation. Never more than was reserved: the
+    /// reservation is the ceiling's promise, whatever a caller computed (the leg reports a usage above it).
     pub fn settle(&self, reservation: Reservation, actual: u64) -> Settled {
+        let actual = actual.min(reservation.amount_sats());
         self.store.settle(reservation, actual)
     }
 
@@ -237,7 +239,8 @@ mod tests {
         let held = first.reserve(&first.policy(), 400_000).unwrap();
         let alive = ClaudeAllowance::open(dir.path()).unwrap();
         assert!(alive.settle_abandoned().is_empty(), "the first process still runs: its reservation is not touched");
-        std::mem::forget(held);
+        // Left on file, as a process killed mid-request leaves it.
+        let _ = held;
         drop(first);
         let next = ClaudeAllowance::open(dir.path()).unwrap();
         let notices = next.settle_abandoned();

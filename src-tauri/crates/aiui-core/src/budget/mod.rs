@@ -6,6 +6,8 @@
 
 mod claude;
 #[cfg(test)]
+mod claude_processes;
+#[cfg(test)]
 mod interleavings;
 mod period;
 #[cfg(test)]

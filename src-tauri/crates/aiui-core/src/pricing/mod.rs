@@ -95,7 +95,7 @@ struct LongContextEntry {
 
 /// USD per million tokens as entered, in whole micro-dollars: finite, not negative, not absurd.
 pub fn usd_per_mtok(value: f64) -> Result<u64, PriceError> {
-    if !value.is_finite() || value < 0.0 || value > MAX_USD_PER_MTOK {
+    if !(0.0..=MAX_USD_PER_MTOK).contains(&value) {
         return Err(PriceError::Invalid(format!(
             "{value} is not a price in USD per million tokens (0 to {MAX_USD_PER_MTOK})"
         )));
