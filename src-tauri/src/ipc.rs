@@ -33,6 +33,7 @@ pub struct SettingsView {
     pub budget: BudgetView,
     pub routstr: RoutstrView,
     pub builtin: BuiltinView,
+    pub claude_prices: ClaudePricesView,
     /// The link to the LAN service whose requests this kiosk approves; `None` when it approves none.
     pub lan_approvals: Option<crate::lan_approvals::LanLinkView>,
     pub build: BuildView,
@@ -55,6 +56,58 @@ pub struct BuiltinView {
     pub enabled: bool,
     /// Why it cannot answer even when on (e.g. the model file is missing: what to run); `None` when ready.
     pub unavailable: Option<String>,
+}
+
+/// Claude's price table as the owner checks and corrects it: every figure host-formatted, in USD per million tokens.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ClaudePricesView {
+    /// When the shipped prices were taken (YYYY-MM-DD), and where from.
+    pub taken_on: String,
+    pub source: String,
+    pub models: Vec<ClaudePriceView>,
+    /// Set when the owner's price file cannot be read: the shipped table is shown, and this says what to fix.
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ClaudePriceView {
+    pub model: String,
+    /// "$3.00", "$0.30", …
+    pub input: String,
+    pub output: String,
+    pub cache_write: String,
+    pub cache_read: String,
+    /// E.g. "above 200000 input tokens: $6.00 input, $22.50 output"; `None` when one price holds at every length.
+    pub long_context: Option<String>,
+    pub set_by_owner: bool,
+}
+
+impl ClaudePricesView {
+    pub fn from_table(table: &aiui_core::pricing::PriceTable) -> Self {
+        use aiui_core::pricing::format_usd;
+        let models = table
+            .models
+            .iter()
+            .map(|(model, price)| ClaudePriceView {
+                model: model.clone(),
+                input: format_usd(price.base.input),
+                output: format_usd(price.base.output),
+                cache_write: format_usd(price.base.cache_write),
+                cache_read: format_usd(price.base.cache_read),
+                long_context: price.long_context.map(|(above, p)| {
+                    format!(
+                        "above {above} input tokens: {} input, {} output, {} cache write, {} cache read",
+                        format_usd(p.input),
+                        format_usd(p.output),
+                        format_usd(p.cache_write),
+                        format_usd(p.cache_read)
+                    )
+                }),
+                set_by_owner: price.set_by_owner,
+            })
+            .collect();
+        Self { taken_on: table.taken_on.clone(), source: table.source.clone(), models, error: None }
+    }
 }
 
 /// The allowance as the trusted window edits it.

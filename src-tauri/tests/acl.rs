@@ -38,6 +38,10 @@ fn arguments(command: &str) -> Value {
             json!({ "allowanceSats": 2100, "period": "weekly", "acceptedMints": ["https://mint.example.com"] })
         }
         "trusted_set_routstr" => json!({ "reviewedOnly": false, "torSocks": "127.0.0.1:9050" }),
+        "trusted_set_claude_allowance" => json!({ "allowanceUsd": "$5.00", "period": "monthly" }),
+        "trusted_set_claude_price" => json!({
+            "model": "claude-sonnet-4-5", "input": "4", "output": "16", "cacheWrite": "5", "cacheRead": "0.40"
+        }),
         "trusted_wallet" => json!({}),
         "trusted_wallet_receive" => json!({ "token": "cashuBnot-a-token" }),
         // Port 9 (discard) refuses at once: the command runs and reports the mint unreachable.
@@ -161,6 +165,8 @@ fn every_trusted_command_is_refused_from_main_and_allowed_from_trusted() {
     assert!(h.shell().config.read().unwrap().grants.disabled.is_empty());
     assert!(!h.shell().data.0.join(aiui::config::FILE_NAME).exists());
     assert_eq!(h.shell().budget().get().allowance_sats, 0, "the allowance changed from the chat window");
+    assert_eq!(h.shell().claude_allowance().get().allowance_usd_micros, 0, "Claude's allowance changed from main");
+    assert!(!aiui_core::pricing::owner_path(&h.shell().data.0).exists(), "a Claude price was set from main");
     assert!(!h.shell().data.0.join("wallet.sqlite3").exists(), "the chat window opened the wallet");
 
     for command in TRUSTED_COMMANDS {
@@ -177,6 +183,67 @@ fn every_trusted_command_is_refused_from_main_and_allowed_from_trusted() {
     let file = aiui::config::ShellConfig::load(&h.shell().data.0).unwrap();
     assert!(!file.routstr.reviewed_only);
     assert_eq!(file.routstr.tor_socks, Some("127.0.0.1:9050".parse().unwrap()));
+    let claude = h.shell().claude_allowance().get();
+    assert_eq!((claude.allowance_usd_micros, claude.period.as_str()), (5_000_000, "monthly"));
+    let price = aiui_core::pricing::PriceTable::load(&h.shell().data.0).unwrap().models["claude-sonnet-4-5"];
+    assert!(price.set_by_owner && price.base.input == 4_000_000 && price.base.cache_read == 400_000);
+}
+
+#[test]
+fn the_chat_window_reads_the_claude_allowance_and_prices_the_trusted_window_sets() {
+    let h = harness();
+    let before = h.invoke("main", "allowance_get").unwrap();
+    assert_eq!(
+        (&before["claude"]["allowance_usd_micros"], &before["claude"]["allowance"]),
+        (&json!(0), &json!("$0.00"))
+    );
+    assert_eq!((&before["free_answers"]["local"], &before["free_answers"]["builtin"]), (&json!(0), &json!(0)));
+    let view = h.invoke("trusted", "trusted_set_claude_allowance").unwrap();
+    assert_eq!(view["budget"]["claude"]["remaining"], "$5.00");
+    let after = h.invoke("main", "allowance_get").unwrap();
+    assert_eq!(
+        (&after["claude"]["allowance"], &after["claude"]["spent"], &after["claude"]["period"]),
+        (&json!("$5.00"), &json!("$0.00"), &json!("monthly"))
+    );
+    // What the host cannot read is refused with its reason, and nothing changes.
+    for (amount, period) in [("five dollars", "monthly"), ("5", "hourly"), ("-1", "daily")] {
+        let refused = h.invoke_with(
+            "trusted",
+            "trusted_set_claude_allowance",
+            json!({ "allowanceUsd": amount, "period": period }),
+        );
+        assert_eq!(refused.unwrap_err()["code"], "invalid", "{amount} {period}");
+    }
+    assert_eq!(h.shell().claude_allowance().get().allowance_usd_micros, 5_000_000);
+
+    let table = &view["claude_prices"];
+    assert!(table["taken_on"].as_str().is_some_and(|d| d.len() == 10) && table["source"].as_str().is_some());
+    let sonnet = |view: &Value| {
+        view["claude_prices"]["models"].as_array().unwrap().iter().find(|m| m["model"] == "claude-sonnet-4-5").cloned()
+    };
+    let shipped = sonnet(&view).unwrap();
+    assert_eq!(
+        (&shipped["input"], &shipped["cache_read"], &shipped["set_by_owner"]),
+        (&json!("$3.00"), &json!("$0.30"), &json!(false))
+    );
+    let set = h.invoke("trusted", "trusted_set_claude_price").unwrap();
+    let owned = sonnet(&set).unwrap();
+    assert_eq!(
+        (&owned["input"], &owned["output"], &owned["set_by_owner"]),
+        (&json!("$4.00"), &json!("$16.00"), &json!(true))
+    );
+    assert!(owned["long_context"].is_null(), "the owner's price holds at every length");
+    for (model, input) in [("claude sonnet", "3"), ("claude-sonnet-4-5", "three"), ("claude-sonnet-4-5", "20000")] {
+        let refused = h.invoke_with(
+            "trusted",
+            "trusted_set_claude_price",
+            json!({ "model": model, "input": input, "output": "15", "cacheWrite": "3.75", "cacheRead": "0.3" }),
+        );
+        let error = refused.unwrap_err();
+        assert_eq!(error["code"], "invalid", "{model} {input}: {error}");
+        assert!(error["message"].as_str().is_some_and(|m| m.ends_with('.')), "{error}");
+    }
+    assert_eq!(sonnet(&h.invoke("trusted", "trusted_settings").unwrap()).unwrap(), owned);
 }
 
 #[test]

@@ -32,6 +32,13 @@
 //    nothing was changed.) Ctrl+= zooms the page; a long press keeps paste in a text field. The kiosk's one-tap
 //    questions follow the devnode's state, its on-screen keyboard types into the message box, a tapped choice is
 //    asked; in the trusted window a click (a tap) on Approve approves nothing.
+// 6. What answers cost, on a third machine: no Ollama (a dead port), a scripted Claude (an HTTP server playing
+//    Anthropic's /v1/messages, streamed as SSE with cache tokens in its usage). The owner sets the key, a Claude
+//    allowance (an amount the host refuses first, then $5.00 monthly) and a price correction in the trusted window;
+//    the Routstr allowance's spend is seeded in budget.json (no provider is paid here). Claude answers a question:
+//    its cost shows under the answer, with its token counts on demand, the conversation's total above the log, and
+//    the meter shows Claude's dollars and Routstr's sats each in its own unit with the 80% notice, and the free
+//    answers. The screenshot is cost-meter.png; the conversation reopened shows the same cost.
 // axe-core (tests/gui/package.json) checks both windows against WCAG 2.2 A/AA in every state visited, and fails on
 // any violation. Screenshots of both windows go to target/gui-screenshots/. Every failure throws; the exit code
 // says so.
@@ -128,6 +135,45 @@ const ollama = http.createServer((req, res) => {
 await new Promise((resolve) => ollama.listen(0, '127.0.0.1', resolve));
 const ollamaUrl = `http://127.0.0.1:${ollama.address().port}/`;
 log('scripted Ollama at', ollamaUrl);
+
+// ---- a scripted Claude (step 6): Anthropic's /v1/messages, a text answer streamed as SSE, or whole as JSON ----
+const CLAUDE_TEXT = 'Five apps are running; electrs was killed for memory (exit 137).';
+// 1804 input, 2048 cache-write, 10000 cache-read and 22 output tokens at claude-sonnet-4-5's shipped prices ($3,
+// $3.75, $0.30, $15 per million) cost 16 422 micro-dollars, which the host shows as $0.0165.
+const CLAUDE_USAGE = { input_tokens: 1804, cache_creation_input_tokens: 2048, cache_read_input_tokens: 10000 };
+const CLAUDE_COST = '$0.0165';
+const claudeAsked = [];
+const anthropic = http.createServer((req, res) => {
+  let body = '';
+  req.on('data', (chunk) => { body += chunk; });
+  req.on('end', () => {
+    if (req.method !== 'POST' || req.url !== '/v1/messages') {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      return res.end('{"type":"error","error":{"type":"not_found_error","message":"not found"}}');
+    }
+    const asked = JSON.parse(body);
+    claudeAsked.push({ key: req.headers['x-api-key'], model: asked.model, stream: asked.stream === true });
+    const message = { id: 'msg_gui_cost', type: 'message', role: 'assistant', model: `${asked.model}-20250929`, stop_sequence: null };
+    if (asked.stream !== true) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ ...message, content: [{ type: 'text', text: CLAUDE_TEXT }], stop_reason: 'end_turn', usage: { ...CLAUDE_USAGE, output_tokens: 22 } }));
+    }
+    const pieces = CLAUDE_TEXT.match(/.{1,16}/g);
+    const events = [
+      ['message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...CLAUDE_USAGE, output_tokens: 1 } } }],
+      ['content_block_start', { index: 0, content_block: { type: 'text', text: '' } }],
+      ...pieces.map((text) => ['content_block_delta', { index: 0, delta: { type: 'text_delta', text } }]),
+      ['content_block_stop', { index: 0 }],
+      ['message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 22 } }],
+      ['message_stop', {}],
+    ];
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(events.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`).join(''));
+  });
+});
+await new Promise((resolve) => anthropic.listen(0, '127.0.0.1', resolve));
+const anthropicUrl = `http://127.0.0.1:${anthropic.address().port}/`;
+log('scripted Claude at', anthropicUrl);
 
 // ---- the test mint, through a loopback relay ----
 // nutshell 0.20.2 answers an async melt (cdk sends NUT-05's prefer_async) "pending" before its background task has
@@ -996,6 +1042,144 @@ if (!failure) {
     failure = error;
   } finally {
     await wd('DELETE', s('')).catch(() => {});
+  }
+}
+// ---- 6. what answers cost: Claude's dollars and Routstr's sats on one meter, a Claude answer's cost under it ----
+if (!failure) {
+  let costFocus = null;
+  try {
+    const costDir = `${dataDir}-cost`;
+    const cost = await wd('POST', '/session', {
+      capabilities: { alwaysMatch: { 'tauri:options': { application: binary, args: ['--demo', '--data-dir', costDir, '--ollama', 'http://127.0.0.1:9/', '--claude-url', anthropicUrl] } } },
+    });
+    sid = cost.sessionId;
+    log('cost-meter session', sid);
+    const focus = focuser();
+    costFocus = focus;
+    const el = async (css) => Object.values(await wd('POST', s('/element'), { using: 'css selector', value: css }))[0];
+    const type = async (css, text) => {
+      const id = await el(css);
+      await wd('POST', s(`/element/${id}/clear`), {});
+      await wd('POST', s(`/element/${id}/value`), { text });
+    };
+    const said = (id) => until(`${id} to answer`, () => run(wrap(`const t = document.getElementById(args[0]);
+      return t.classList.contains('ok') || t.classList.contains('error') ? { ok: t.classList.contains('ok'), text: t.textContent } : null;`), id), 10000);
+    await focus('main');
+    await until('the chat page', () => run(wrap(`return document.readyState === 'complete' && document.activeElement === document.getElementById('composer-input');`)));
+
+    // Routstr's spend is SEEDED, not paid: no provider or mint takes part here. The budget store reads its file on
+    // every call, so the running app's meter counts it: 1,764 of 2,100 sats this week (84%, past the 80% notice).
+    const now = Date.now();
+    const budgetFile = path.join(costDir, 'demo', 'budget.json');
+    fs.writeFileSync(`${budgetFile}.seed`, JSON.stringify({
+      allowance_sats: 2100, period: 'weekly', period_origin_ms: now, period_number: 1, period_start_ms: now,
+      period_end_ms: now + 7 * 24 * 3600 * 1000, period_allowance_sats: 2100, spent_sats: 1764, notice_80_sent: true,
+      notice_80_pending: false, accepted_mints: ['https://mint.example.com'], reservations: {}, closed_periods: [],
+    }), { mode: 0o600 });
+    fs.renameSync(`${budgetFile}.seed`, budgetFile);
+
+    // The trusted window: the key, Claude's allowance (refused first, as typed), and a price correction.
+    await run(wrap(`document.getElementById('open-settings').click(); return true;`));
+    await focus('trusted');
+    await until('the settings drawn', () => run(wrap(`return !document.getElementById('claude-section').hidden && document.querySelectorAll('#prices-rows tr').length > 0;`)));
+    await type('#key-input', 'sk-ant-api03-gui-cost-meter');
+    await run(wrap(`document.getElementById('key-form').requestSubmit(); return true;`));
+    await until('the key saved', () => run(wrap(`return document.getElementById('key-status').textContent === 'Saved in the keyring.';`)), 10000);
+    await run(wrap(`document.getElementById('claude-section').scrollIntoView(); return true;`));
+    await type('#claude-budget-amount', 'five dollars');
+    await wd('POST', s(`/element/${await el('#claude-budget-save')}/click`), {});
+    const refused = await said('claude-budget-status');
+    log('Claude allowance, typed "five dollars":', refused.text);
+    check(!refused.ok && refused.text.includes('is not an amount in US dollars'), `the host refuses an amount it cannot read, and says why (${refused.text})`);
+    check((await invokeIn('trusted_settings')).ok.budget.claude.allowance_usd_micros === 0, 'the refused amount changed nothing');
+    await type('#claude-budget-amount', '5');
+    await run(wrap(`document.getElementById('claude-budget-period').value = 'monthly'; return true;`));
+    await wd('POST', s(`/element/${await el('#claude-budget-save')}/click`), {});
+    const saved = await until('the Claude allowance saved', async () => {
+      const r = await said('claude-budget-status');
+      return r.text !== refused.text ? r : null;
+    });
+    log('Claude allowance:', saved.text);
+    check(saved.ok && saved.text.startsWith('Saved: $5.00 monthly'), `the trusted window saved Claude's allowance (${saved.text})`);
+    check(await run(wrap(`return document.getElementById('claude-budget-remaining').textContent;`)) === '$5.00 of $5.00', 'the trusted window shows what remains');
+    await type('#price-model', 'claude-3-5-haiku-latest');
+    await run(wrap(`const f = (id, v) => { document.getElementById(id).value = v; };
+      f('price-input', 'eighty cents'); f('price-output', '4'); f('price-cache-write', '1'); f('price-cache-read', '0.08'); return true;`));
+    await wd('POST', s(`/element/${await el('#price-save')}/click`), {});
+    const badPrice = await said('price-status');
+    check(!badPrice.ok && badPrice.text.startsWith('The input price is US dollars per million tokens'), `a price the host cannot read is refused (${badPrice.text})`);
+    await run(wrap(`document.getElementById('price-input').value = '0.80'; return true;`));
+    await wd('POST', s(`/element/${await el('#price-save')}/click`), {});
+    const priced = await until('the price saved', async () => {
+      const r = await said('price-status');
+      return r.ok ? r : null;
+    });
+    log('price form:', priced.text);
+    const row = await run(wrap(`return [...document.querySelectorAll('#prices-rows tr')].map((tr) => tr.textContent).find((t) => t.startsWith('claude-3-5-haiku-latest'));`));
+    check(row && row.includes('set by you') && row.includes('$0.80'), `the table marks the owner's price (${row})`);
+    check((await run(wrap(`return document.getElementById('prices-source').textContent;`))).startsWith('Shipped prices taken on 20'), 'the table says when and where its prices were taken');
+    await screenshot('trusted-claude-allowance.png');
+    await axe('the trusted window with the Claude allowance and prices');
+    check('ok' in (await invokeIn('trusted_hide')), 'the trusted window hides itself');
+
+    // Claude answers (Ollama is a dead port): its cost goes under the answer, the total above the conversation.
+    await focus('main');
+    await run(wrap(`const input = document.getElementById('composer-input'); input.value = 'What is running on my node?';
+      document.getElementById('composer').requestSubmit(); return true;`));
+    await until("Claude's answer", () => run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].some((m) => m.textContent.includes(args[0]));`), CLAUDE_TEXT), 30000);
+    await until('the turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') === 'false';`)), 30000);
+    check(claudeAsked.length === 1 && claudeAsked[0].key === 'sk-ant-api03-gui-cost-meter' && claudeAsked[0].stream, `Claude was asked once, streamed, with the key set in the trusted window (${JSON.stringify(claudeAsked)})`);
+    const answer = await run(wrap(`const li = [...document.querySelectorAll('#messages .msg.assistant')].pop();
+      const summary = li.querySelector('.cost summary');
+      if (summary) summary.click();
+      return { badge: li.querySelector('.badge').textContent, cost: summary && summary.textContent,
+        details: [...li.querySelectorAll('.cost li')].map((x) => x.textContent), open: li.querySelector('.cost').open,
+        total: document.getElementById('conversation-total').textContent };`));
+    log('the answer:', JSON.stringify(answer));
+    check(answer.badge.startsWith('Claude'), `Claude answered (${answer.badge})`);
+    check(answer.cost === `Cost: ${CLAUDE_COST}`, `the answer shows its cost under the backend label (${answer.cost})`);
+    check(answer.open && answer.details.length === 1 && answer.details[0].includes('1804 input, 22 output, 2048 cache-write, 10000 cache-read tokens'),
+      `the token counts show on demand (${JSON.stringify(answer.details)})`);
+    await until('the conversation total', () => run(wrap(`return document.getElementById('conversation-total').textContent === args[0];`), `This conversation: ${CLAUDE_COST}`), 5000);
+
+    // The meter: each allowance in its own unit, the 80% notice, and the free answers.
+    const meterView = (await invokeIn('allowance_get')).ok;
+    check(meterView.claude.spent === CLAUDE_COST && meterView.claude.reserved_usd_micros === 0 && meterView.spent_sats === 1764,
+      `the host's meter holds both spends (${JSON.stringify({ claude: meterView.claude, sats: meterView.spent_sats })})`);
+    await run(wrap(`window.dispatchEvent(new Event('focus')); return true;`));
+    const meter = await until('the meter to show both spends', async () => {
+      const m = await run(wrap(`const t = (id) => document.getElementById(id).textContent;
+        return { claude: t('claude-summary'), claudeRenews: t('claude-renews'), claudeBar: document.getElementById('claude-bar').getAttribute('aria-valuetext'),
+          sats: t('allowance-summary'), satsSpent: t('allowance-spent'), satsNotice: document.getElementById('allowance-notice').hidden ? null : t('allowance-notice'),
+          free: t('free-answers') };`));
+      return m.claude === `${CLAUDE_COST} of $5.00 spent` && m.satsSpent === '1,764 sats' ? m : null;
+    }, 5000);
+    log('meter:', JSON.stringify(meter));
+    check(meter.claudeBar === meter.claude && meter.claudeRenews.includes('monthly'), `Claude's bar says its spend, and it renews monthly (${meter.claudeRenews})`);
+    check(meter.sats === '336 sats left of 2,100 sats' && meter.satsNotice && meter.satsNotice.startsWith('80%'), `the sats part and its 80% notice (${meter.sats}; ${meter.satsNotice})`);
+    check(meter.free === '0 local and 0 built-in answers this month, at $0', `the free answers this month (${meter.free})`);
+    await sleep(300);
+    await screenshot('cost-meter.png');
+    await axe('the chat window with spend on both allowances and a Claude answer with its cost');
+
+    // Reopened from the list, the answer carries the same cost.
+    await wd('POST', s(`/element/${await el('#new-conversation')}/click`), {});
+    await until('a new conversation', () => run(wrap(`return document.getElementById('messages').children.length === 0 && document.getElementById('conversation-total').hidden;`)), 5000);
+    await wd('POST', s(`/element/${await el('#conversations li:first-child button')}/click`), {});
+    const reopened = await until('the conversation reopened', () => run(wrap(`const c = document.querySelector('#messages .msg.assistant .cost');
+      return c ? { cost: c.textContent, total: document.getElementById('conversation-total').textContent } : null;`)), 5000);
+    check(reopened.cost === `Cost: ${CLAUDE_COST}` && reopened.total === `This conversation: ${CLAUDE_COST}`, `the stored answer shows its cost (${JSON.stringify(reopened)})`);
+    log('PASSED (cost meter: both allowances, a Claude answer and its cost, the conversation total)');
+  } catch (error) {
+    failure = error;
+  } finally {
+    // The keyring outlives this app: the kiosk-lan test after this one starts without a Claude key.
+    if (costFocus) {
+      const cleared = await costFocus('trusted').then(() => invokeIn('trusted_clear_api_key')).catch((e) => ({ err: String(e) }));
+      log('the Claude key taken out of the keyring again:', cleared.ok ? cleared.ok.api_key_set === false : JSON.stringify(cleared.err));
+    }
+    await wd('DELETE', s('')).catch(() => {});
+    anthropic.close();
   }
 }
 if (!failure) log(`axe-core ${JSON.parse(fs.readFileSync(path.join(here, 'node_modules/axe-core/package.json'), 'utf8')).version} found no WCAG 2.2 A/AA violation in ${axeStates.length} states: ${axeStates.join('; ')}`);

@@ -1,6 +1,7 @@
 // The chat window: conversations, a turn's events streamed into the log (each new item said once, with its
-// speaker, through a live announcer), surfaces as cards, notices, the "no backend" panel, a read-only allowance
-// meter, and buttons that only *ask* for the trusted window.
+// speaker, through a live announcer), surfaces as cards, notices, the "no backend" panel, what each answer and the
+// conversation cost (the host's words), a read-only meter of both allowances, and buttons that only *ask* for the
+// trusted window.
 import { invoke, channel, lan } from './ipc.js';
 import { renderText, renderLine } from './text.js';
 import { renderSurface, surfaceSummary } from './surfaces.js';
@@ -52,7 +53,7 @@ function assistantName(backend) {
   return backend ? `AIUI (${backend})` : 'AIUI';
 }
 
-function addAssistant(text, backend) {
+function addAssistant(text, backend, cost) {
   const li = item('msg assistant glass', speaker(assistantName(backend)), renderText(text));
   if (backend) {
     // Shown for the eye; the speaker label above already says it to a screen reader.
@@ -63,6 +64,47 @@ function addAssistant(text, backend) {
     li.append(badge);
     scrollDown();
   }
+  if (cost) li.append(costLine(cost.label));
+  return li;
+}
+
+// An answer's cost, quietly under its backend label: the host's label, and (live) each step's token counts on demand.
+// No <p> inside: an answer's paragraphs are its text alone.
+function costLine(label, details = []) {
+  const box = document.createElement(details.length ? 'details' : 'div');
+  box.className = 'cost';
+  const head = document.createElement(details.length ? 'summary' : 'span');
+  head.textContent = `Cost: ${label}`;
+  box.append(head);
+  if (details.length) {
+    const list = document.createElement('ul');
+    list.append(...details.map((detail) => {
+      const li = document.createElement('li');
+      li.textContent = detail;
+      return li;
+    }));
+    box.append(list);
+  }
+  return box;
+}
+
+// The running turn's cost: every step's detail so far and the turn's total, drawn under its latest answer.
+let turnCost = null; // { label, details: [], answer: li or null, line: element or null }
+
+function drawTurnCost() {
+  if (!turnCost || !turnCost.answer) return;
+  const open = turnCost.line && turnCost.line.open;
+  const line = costLine(turnCost.label, turnCost.details);
+  line.open = Boolean(open);
+  if (turnCost.line) turnCost.line.remove();
+  turnCost.answer.append(line);
+  turnCost.line = line;
+}
+
+function answered(li) {
+  if (!turnCost) return;
+  turnCost.answer = li;
+  drawTurnCost();
 }
 
 // The answer being written: one list item whose text grows. Pieces arrive as fast as the model writes (100 a second
@@ -84,6 +126,7 @@ function addDelta(text, backend) {
       li.append(badge);
     }
     writing = { li, body, node, pending: '', frame: null };
+    answered(li);
     // Said once; the growing text itself is not read out piece by piece.
     announce(`${assistantName(backend)} is writing an answer…`);
   }
@@ -208,8 +251,15 @@ function onEvent(event) {
       break;
     case 'text':
       if (writing) finishWriting(event.text);
-      else addAssistant(event.text, event.backend);
+      else answered(addAssistant(event.text, event.backend));
       announce(`${assistantName(event.backend)}: ${event.text}`);
+      break;
+    case 'spent':
+      if (turnCost) {
+        turnCost.label = event.turn.label;
+        turnCost.details.push(`${event.step.detail} (${event.step.label})`);
+        drawTurnCost();
+      }
       break;
     case 'choices':
       addChoices(event.choices);
@@ -257,10 +307,30 @@ function finishTurn() {
   if (writing) finishWriting(writing.node.data + writing.pending);
   $('pending').hidden = true;
   setBusy(false);
+  turnCost = null;
   loadConversations();
   refreshApps();
   refreshAllowance();
   refreshSuggestions();
+  refreshTotal();
+}
+
+// The open conversation's total, as the host added it up from the store.
+function showTotal(total) {
+  const line = $('conversation-total');
+  line.textContent = total ? `This conversation: ${total.label}` : '';
+  line.hidden = !total;
+}
+
+async function refreshTotal() {
+  if (!current) return showTotal(null);
+  const id = current;
+  try {
+    const detail = await invoke('conversation_load', { id });
+    if (current === id) showTotal(detail.total);
+  } catch (error) {
+    // The total is a convenience; the answers and their costs are already drawn.
+  }
 }
 
 let touch = false; // the kiosk layout: suggested questions, and (on the node's own screen) the on-screen keyboard
@@ -290,7 +360,34 @@ async function refreshSuggestions() {
 const sats = (n) => `${Number(n).toLocaleString('en-US')} sats`;
 const shownNotices = new Set();
 
-// The meter is read only: `allowance_get` is the chat window's only view of the budget.
+// How much of an allowance is spent or held, for the bar (a share of the host's own figures, not an amount).
+function fillBar(bar, fill, used, allowance, text) {
+  const share = allowance > 0 ? Math.min(1, used / allowance) : 0;
+  $(fill).style.width = `${share * 100}%`;
+  $(bar).setAttribute('aria-valuenow', String(Math.round(share * 100)));
+  $(bar).setAttribute('aria-valuetext', text);
+}
+
+const renews = (period, at) => (period === 'never'
+  ? 'never (one-off)'
+  : `${period}${at ? `, next ${new Date(at).toLocaleString()}` : ''}`);
+
+// Claude's allowance in dollars, as the host wrote the amounts. The LAN service's meter has no Claude part yet: its
+// amounts come empty, and the part stays hidden.
+function drawClaude(c) {
+  $('claude-meter').hidden = !c || !c.allowance;
+  if ($('claude-meter').hidden) return;
+  const off = c.allowance_usd_micros === 0;
+  const summary = off ? `Claude: off (allowance ${c.allowance})` : `${c.spent} of ${c.allowance} spent`;
+  $('claude-summary').textContent = summary;
+  fillBar('claude-bar', 'claude-fill', c.spent_usd_micros + c.reserved_usd_micros, c.allowance_usd_micros, summary);
+  $('claude-renews').textContent = off ? '' : `${c.remaining} left${Number(c.reserved_usd_micros) ? `, ${c.reserved} held for an answer` : ''}; renews ${renews(c.period, c.renews_at_ms)}`;
+  $('claude-renews').hidden = off;
+  $('claude-notice').textContent = c.notice_80 ? '80% or more of Claude\'s allowance is spent this period.' : '';
+  $('claude-notice').hidden = !c.notice_80;
+}
+
+// The meter is read only: `allowance_get` is the chat window's only view of either allowance.
 async function refreshAllowance() {
   let a;
   try {
@@ -299,19 +396,22 @@ async function refreshAllowance() {
     $('allowance-summary').textContent = 'The allowance could not be read.';
     return;
   }
-  const used = a.allowance_sats > 0 ? Math.min(1, (a.spent_sats + a.reserved_sats) / a.allowance_sats) : 0;
-  $('allowance-fill').style.width = `${used * 100}%`;
-  $('allowance-bar').setAttribute('aria-valuenow', String(Math.round(used * 100)));
+  drawClaude(a.claude);
   $('allowance-summary').textContent = a.allowance_sats > 0
     ? `${sats(a.remaining_sats)} left of ${sats(a.allowance_sats)}`
     : 'Paid help is off (allowance 0 sats).';
+  fillBar('allowance-bar', 'allowance-fill', a.spent_sats + a.reserved_sats, a.allowance_sats,
+    `${sats(a.spent_sats)} of ${sats(a.allowance_sats)} spent`);
+  $('allowance-notice').textContent = a.notice_80 ? '80% or more of the Routstr allowance is spent this period.' : '';
+  $('allowance-notice').hidden = !a.notice_80;
   $('allowance-spent').textContent = sats(a.spent_sats);
   $('allowance-reserved').textContent = sats(a.reserved_sats);
   $('allowance-remaining').textContent = sats(a.remaining_sats);
-  $('allowance-period').textContent = a.period === 'never'
-    ? 'never (one-off)'
-    : `${a.period}${a.renews_at_ms ? `, next ${new Date(a.renews_at_ms).toLocaleString()}` : ''}`;
+  $('allowance-period').textContent = renews(a.period, a.renews_at_ms);
   $('allowance').dataset.allowance = String(a.allowance_sats);
+  const free = a.free_answers;
+  $('free-answers').hidden = !free || !free.since_ms;
+  if (free) $('free-answers').textContent = `${free.local} local and ${free.builtin} built-in answers this month, at $0`;
   // What the node's mint list said at the last turn: the mints paid help may use, or why it was off.
   const mints = $('allowance-mints');
   const listed = (a.node_mints || []).map((m) => `${m.url} (${m.unit})`);
@@ -337,6 +437,7 @@ async function ask(text) {
   if (keyboard) keyboard.hide();
   retireChoices();
   setBusy(true);
+  turnCost = { label: '', details: [], answer: null, line: null };
   addUser(text);
   input.value = '';
   try {
@@ -344,6 +445,7 @@ async function ask(text) {
     loadConversations();
   } catch (error) {
     setBusy(false);
+    turnCost = null;
     addNotice(error.message, 'stop');
     announce(error.message);
   }
@@ -381,10 +483,11 @@ async function openConversation(id) {
     messages.replaceChildren();
     for (const entry of detail.items) {
       if (entry.kind === 'user') addUser(entry.text);
-      else if (entry.kind === 'assistant') addAssistant(entry.text, entry.backend);
+      else if (entry.kind === 'assistant') addAssistant(entry.text, entry.backend, entry.cost);
       else if (entry.kind === 'surface') addSurface(entry.surface);
       else if (entry.kind === 'notice') addNotice(entry.text);
     }
+    showTotal(detail.total);
     loadConversations();
     input.focus();
   } catch (error) {
@@ -464,6 +567,7 @@ async function start() {
     if (busy) return;
     current = null;
     messages.replaceChildren();
+    showTotal(null);
     loadConversations();
     refreshSuggestions();
     input.focus();

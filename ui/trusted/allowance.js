@@ -1,11 +1,14 @@
-// The allowance (sats per period, renewal, accepted mints) with what was spent, reserved and remains, and the
-// Routstr options. Only this window can change them; the chat window shows a read-only meter.
+// Both allowances, each in its own unit: Claude's in US dollars (with its price table) and Routstr's in sats (with
+// its renewal and accepted mints), each with what was spent, reserved and remains; and the Routstr options. Only
+// this window can change them; the chat window shows a read-only meter. Amounts are typed as text and read by the
+// host, which writes every figure shown.
 import { invoke } from './ipc.js';
 
 const $ = (id) => document.getElementById(id);
 const sats = (n) => `${Number(n).toLocaleString('en-US')} sats`;
 let redraw = () => {};
 let drawnOnce = false;
+let prices = [];
 
 function status(id, text, kind = '') {
   $(id).textContent = text;
@@ -25,13 +28,118 @@ export function draw(view) {
   $('budget-renews').textContent = b.period === 'never' ? 'never (one-off)'
     : `${b.period}${b.renews_at_ms ? `, next ${new Date(b.renews_at_ms).toLocaleString()}` : ''}`;
   if (b.notices.length) status('budget-status', b.notices.join(' '), 'error');
+  drawClaude(view);
   if (!drawnOnce) {
     drawnOnce = true;
     fill(view);
+    fillClaude(view);
   }
   drawDiscovery(view.routstr.discovery);
   // The wallet form offers the first accepted mint to fund.
   if (!$('invoice-mint').value && b.accepted_mints.length) $('invoice-mint').value = b.accepted_mints[0];
+}
+
+/** Claude's allowance and price table. The LAN service's settings carry neither: the section stays hidden there. */
+function drawClaude(view) {
+  const c = view.budget.claude;
+  $('claude-section').hidden = !view.claude_prices || !c || !c.allowance;
+  if ($('claude-section').hidden) return;
+  const used = c.allowance_usd_micros > 0
+    ? Math.min(1, (c.spent_usd_micros + c.reserved_usd_micros) / c.allowance_usd_micros) : 0;
+  $('claude-budget-fill').style.width = `${used * 100}%`;
+  $('claude-budget-bar').setAttribute('aria-valuenow', String(Math.round(used * 100)));
+  $('claude-budget-bar').setAttribute('aria-valuetext', `${c.spent} of ${c.allowance} spent`);
+  $('claude-budget-spent').textContent = c.spent;
+  $('claude-budget-reserved').textContent = c.reserved;
+  $('claude-budget-remaining').textContent = c.allowance_usd_micros > 0 ? `${c.remaining} of ${c.allowance}`
+    : `Claude is off (allowance ${c.allowance})`;
+  $('claude-budget-renews').textContent = c.period === 'never' ? 'never (one-off)'
+    : `${c.period}${c.renews_at_ms ? `, next ${new Date(c.renews_at_ms).toLocaleString()}` : ''}`;
+  $('claude-budget-notice').textContent = c.notice_80 ? '80% or more of Claude\'s allowance is spent this period.' : '';
+  $('claude-budget-notice').hidden = !c.notice_80;
+  const table = view.claude_prices;
+  prices = table.models;
+  $('prices-source').textContent = `Shipped prices taken on ${table.taken_on} from ${table.source}.`;
+  $('prices-error').textContent = table.error || '';
+  $('prices-error').hidden = !table.error;
+  $('prices-rows').replaceChildren(...prices.map((m) => {
+    const row = document.createElement('tr');
+    const name = document.createElement('td');
+    name.className = 'mono';
+    name.textContent = m.model;
+    if (m.set_by_owner) {
+      const mark = document.createElement('span');
+      mark.className = 'pill set';
+      mark.textContent = 'set by you';
+      name.append(mark);
+    }
+    if (m.long_context) name.title = m.long_context;
+    row.append(name, ...[m.input, m.output, m.cache_write, m.cache_read].map((price) => {
+      const cell = document.createElement('td');
+      cell.textContent = price;
+      return cell;
+    }));
+    return row;
+  }));
+  $('price-models').replaceChildren(...prices.map((m) => {
+    const option = document.createElement('option');
+    option.value = m.model;
+    return option;
+  }));
+}
+
+function fillClaude(view) {
+  const c = view.budget.claude;
+  if (!c || !c.allowance) return;
+  $('claude-budget-amount').value = c.allowance;
+  $('claude-budget-period').value = c.period;
+}
+
+// Choosing a listed model puts its prices in the form, as the host wrote them, to correct one figure.
+function pickModel() {
+  const chosen = prices.find((m) => m.model === $('price-model').value.trim());
+  if (!chosen) return;
+  $('price-input').value = chosen.input;
+  $('price-output').value = chosen.output;
+  $('price-cache-write').value = chosen.cache_write;
+  $('price-cache-read').value = chosen.cache_read;
+}
+
+async function saveClaude(event) {
+  event.preventDefault();
+  status('claude-budget-status', 'Saving…');
+  try {
+    const view = await invoke('trusted_set_claude_allowance', {
+      allowanceUsd: $('claude-budget-amount').value, period: $('claude-budget-period').value,
+    });
+    fillClaude(view);
+    redraw(view);
+    const c = view.budget.claude;
+    status('claude-budget-status', c.allowance_usd_micros > 0
+      ? `Saved: ${c.allowance} ${c.period === 'never' ? 'in all' : c.period}. It applies from the next message.`
+      : 'Saved: Claude is off until you set an allowance above $0.', 'ok');
+  } catch (error) {
+    status('claude-budget-status', error.message, 'error');
+  }
+}
+
+async function savePrice(event) {
+  event.preventDefault();
+  const model = $('price-model').value.trim();
+  status('price-status', 'Saving…');
+  try {
+    const view = await invoke('trusted_set_claude_price', {
+      model,
+      input: $('price-input').value,
+      output: $('price-output').value,
+      cacheWrite: $('price-cache-write').value,
+      cacheRead: $('price-cache-read').value,
+    });
+    redraw(view);
+    status('price-status', `Saved your price for ${model}. It applies from the next request.`, 'ok');
+  } catch (error) {
+    status('price-status', error.message, 'error');
+  }
 }
 
 /** What the last discovery found: per relay and per event, as text (never markup from a relay or provider). */
@@ -100,4 +208,7 @@ export function init(onView) {
   redraw = onView;
   $('budget-form').addEventListener('submit', saveAllowance);
   $('routstr-form').addEventListener('submit', saveRoutstr);
+  $('claude-budget-form').addEventListener('submit', saveClaude);
+  $('price-form').addEventListener('submit', savePrice);
+  $('price-model').addEventListener('input', pickModel);
 }

@@ -1,6 +1,6 @@
 // Operator settings: the Claude API key and the node password go to the OS keyring (the host only ever says
 // "set" or "not set"), the node pairing shows the certificate fingerprint to accept, the tool grants, and (in
-// allowance.js and wallet.js) the allowance, the Routstr options and the wallet.
+// allowance.js and wallet.js) both allowances, Claude's prices, the Routstr options and the wallet.
 import { invoke } from './ipc.js';
 import * as allowance from './allowance.js';
 import * as wallet from './wallet.js';

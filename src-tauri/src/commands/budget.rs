@@ -1,8 +1,11 @@
-//! The allowance and the Routstr options, set in the trusted window. Writing either rebuilds the agent's chain
-//! (so the paid leg appears or goes without a restart) while holding the turn slot, so no turn is paying from the
-//! budget being replaced. The chat window only reads the allowance, through `chat::allowance_get`.
+//! The allowances and the Routstr options, set in the trusted window. Writing the sats allowance or the Routstr
+//! options rebuilds the agent's chain (so the paid leg appears or goes without a restart) while holding the turn
+//! slot, so no turn is paying from the budget being replaced. Claude's USD allowance and its prices need no rebuild:
+//! the Claude leg shares the shell's allowance and reads the price table for every request. The chat window only
+//! reads the allowances, through `chat::allowance_get`.
 
-use aiui_core::budget::{BudgetError, BudgetUpdate, Period};
+use aiui_core::budget::{BudgetError, BudgetUpdate, ClaudeUpdate, Period};
+use aiui_core::pricing::PriceError;
 use tauri::{Runtime, State, Webview};
 
 use super::settings::{settings_view, update_config};
@@ -37,6 +40,78 @@ pub async fn trusted_set_allowance<R: Runtime>(
         })?;
     rebuild(&shell).await?;
     Ok(settings_view(&shell).await)
+}
+
+/// Sets Claude's allowance: US dollars as the owner typed them ("5", "2.50", "$0.50"; 0 turns Claude off), read
+/// by the host, and its renewal period.
+#[tauri::command]
+pub async fn trusted_set_claude_allowance<R: Runtime>(
+    webview: Webview<R>,
+    shell: State<'_, Shell>,
+    allowance_usd: String,
+    period: String,
+) -> Result<SettingsView, CommandError> {
+    require_trusted(&webview)?;
+    let micros = aiui_core::pricing::parse_usd(&allowance_usd).map_err(price_error)?;
+    let period: Period = period.parse().map_err(|e: String| CommandError::new("invalid", e))?;
+    // A turn reads its Claude policy when it starts; holding the slot keeps a running turn's reservations and
+    // this change apart, as for the sats allowance.
+    let _slot = shell.begin_turn().ok_or_else(busy)?;
+    shell.claude_allowance().set(ClaudeUpdate { allowance_usd_micros: Some(micros), period: Some(period) }).map_err(
+        |e| match e {
+            BudgetError::Invalid(message) => CommandError::new("invalid", message),
+            other => CommandError::new("budget", other.to_string()),
+        },
+    )?;
+    Ok(settings_view(&shell).await)
+}
+
+/// The owner's price for one Claude model, in USD per million tokens (input, output, 5-minute cache write, cache
+/// read), each as typed and read by the host. It replaces the shipped price for that model from the next request.
+#[tauri::command]
+pub async fn trusted_set_claude_price<R: Runtime>(
+    webview: Webview<R>,
+    shell: State<'_, Shell>,
+    model: String,
+    input: String,
+    output: String,
+    cache_write: String,
+    cache_read: String,
+) -> Result<SettingsView, CommandError> {
+    require_trusted(&webview)?;
+    let input = per_mtok("input", &input)?;
+    let output = per_mtok("output", &output)?;
+    let cache_write = per_mtok("cache write", &cache_write)?;
+    let cache_read = per_mtok("cache read", &cache_read)?;
+    let dir = shell.data.0.clone();
+    tokio::task::spawn_blocking(move || {
+        aiui_core::pricing::set_owner_price(&dir, &model, input, output, cache_write, cache_read)
+    })
+    .await
+    .map_err(|e| CommandError::new("internal", e.to_string()))?
+    .map_err(price_error)?;
+    Ok(settings_view(&shell).await)
+}
+
+/// What the owner typed was refused (said as the host wrote it), or the price file could not be read or written.
+fn price_error(e: PriceError) -> CommandError {
+    match e {
+        PriceError::Invalid(message) => CommandError::new("invalid", format!("{}.", capitalised(&message))),
+        other => CommandError::new("prices", format!("{}.", capitalised(&other.to_string()))),
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// A price field as typed ("3", "0.30", "$3.75"); the range is `set_owner_price`'s to check.
+fn per_mtok(name: &str, text: &str) -> Result<f64, CommandError> {
+    let trimmed = text.trim().trim_start_matches('$').trim();
+    trimmed.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| {
+        CommandError::new("invalid", format!("The {name} price is US dollars per million tokens, e.g. 3 or 0.30."))
+    })
 }
 
 /// "Reviewed providers only", the reviewer's key and the Tor SOCKS address, kept in the config file (nothing

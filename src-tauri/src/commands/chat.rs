@@ -133,9 +133,11 @@ pub async fn request_trusted_window<R: Runtime>(app: AppHandle<R>) -> Result<(),
     crate::windows::show_trusted(&app, false).map_err(|e| CommandError::new("window", e.to_string()))
 }
 
-/// The allowance, read only: what the meter shows. Nothing here changes it; that is the trusted window's.
+/// The meter, read only: Routstr's sats, Claude's dollars and this month's free answers, each in its own unit.
+/// Nothing here changes either allowance; that is the trusted window's.
 #[tauri::command]
 pub fn allowance_get(shell: State<'_, Shell>) -> AllowanceView {
     let mints = shell.agent().and_then(|agent| agent.node_mints());
-    AllowanceView::new(&shell.budget().get(), shell.notices()).with_node_mints(mints)
+    aiui_core::view::meter(&shell.budget().get(), &shell.claude_allowance().get(), &shell.store, shell.notices())
+        .with_node_mints(mints)
 }

@@ -83,6 +83,8 @@ fn generated<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sy
         settings::trusted_set_builtin,
         budget::trusted_set_allowance,
         budget::trusted_set_routstr,
+        budget::trusted_set_claude_allowance,
+        budget::trusted_set_claude_price,
         wallet::trusted_wallet,
         wallet::trusted_wallet_receive,
         wallet::trusted_wallet_invoice,

@@ -32,6 +32,8 @@ pub const TRUSTED_COMMANDS: &[&str] = &[
     "trusted_hide",
     "trusted_set_allowance",
     "trusted_set_routstr",
+    "trusted_set_claude_allowance",
+    "trusted_set_claude_price",
     "trusted_wallet",
     "trusted_wallet_receive",
     "trusted_wallet_invoice",

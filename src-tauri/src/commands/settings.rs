@@ -1,6 +1,7 @@
 //! The trusted window's operator settings: the Claude API key and the node password go into the OS keyring (and
 //! are never sent back, only "set" or "not set"), the pairing's URL and accepted fingerprint and the tool grants
-//! go into the config file. Each command checks the caller's label first.
+//! go into the config file. Each command checks the caller's label first. The settings view also carries both
+//! allowances' meter and Claude's price table, which `budget.rs` edits.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,7 +15,7 @@ use super::{CommandError, require_trusted};
 use crate::Shell;
 use crate::config::{PairedNode, ShellConfig};
 use crate::ipc::{
-    AllowanceView, BudgetView, BuildView, BuiltinView, NodeSettingsView, RoutstrView, SettingsView, ToolGrantView,
+    BudgetView, BuildView, BuiltinView, ClaudePricesView, NodeSettingsView, RoutstrView, SettingsView, ToolGrantView,
 };
 use crate::state::{NodeInfo, client_for};
 
@@ -210,9 +211,19 @@ pub(super) async fn settings_view(shell: &Shell) -> SettingsView {
         })
         .collect();
     let report = shell.budget().get();
+    let mints = shell.agent().and_then(|agent| agent.node_mints());
     let budget = BudgetView {
         accepted_mints: report.accepted_mints.clone(),
-        allowance: AllowanceView::new(&report, shell.notices()),
+        allowance: aiui_core::view::meter(&report, &shell.claude_allowance().get(), &shell.store, shell.notices())
+            .with_node_mints(mints),
+    };
+    let claude_prices = match aiui_core::pricing::PriceTable::load(&shell.data.0) {
+        Ok(table) => ClaudePricesView::from_table(&table),
+        // The shipped prices still show what Claude would cost; the damaged file is named so it can be fixed.
+        Err(e) => ClaudePricesView {
+            error: Some(e.to_string()),
+            ..ClaudePricesView::from_table(&aiui_core::pricing::PriceTable::shipped())
+        },
     };
     // A damaged config file is reported by the commands that write it; here the defaults are shown.
     let file = ShellConfig::load(&shell.data.0).unwrap_or_default();
@@ -229,6 +240,7 @@ pub(super) async fn settings_view(shell: &Shell) -> SettingsView {
         budget,
         routstr,
         builtin,
+        claude_prices,
         demo: shell.mode.demo,
         kiosk: shell.mode.kiosk,
         api_key_set: api_key.ok(),
