@@ -1,8 +1,11 @@
-//! `aiui-cli budget get|set`: the operator API for the assistant's allowance, from a terminal the model cannot reach.
+//! `aiui-cli budget get|set|price|prices`: the operator API for the assistant's two allowances (Routstr's sats,
+//! Claude's US dollars) and Claude's price table, from a terminal the model cannot reach.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use aiui_core::budget::{BudgetReport, BudgetStore, BudgetUpdate, Period};
+use aiui_core::budget::{BudgetReport, BudgetStore, BudgetUpdate, ClaudeAllowance, ClaudeReport, ClaudeUpdate, Period};
+use aiui_core::pricing::{self, PriceTable, format_usd};
+use aiui_core::view::{AllowanceView, ClaudeMeterView};
 use anyhow::bail;
 
 #[derive(Debug, clap::Args)]
@@ -16,7 +19,8 @@ pub struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
-    /// Show the allowance, what was spent and reserved this period, and what remains.
+    /// Show both allowances (what was spent and reserved this period, and what remains) and this month's free
+    /// answers.
     Get {
         /// Print JSON instead of text.
         #[arg(long)]
@@ -36,35 +40,147 @@ pub enum Command {
         /// Accept no mint at all (paid help stays off).
         #[arg(long, conflicts_with = "mints")]
         no_mints: bool,
+        /// Claude's allowance in US dollars per period, e.g. 5 or 2.50 (0 turns Claude off).
+        #[arg(long, value_name = "AMOUNT")]
+        claude_usd: Option<String>,
+        /// Claude's period: never, daily, weekly or monthly; a new schedule starts now.
+        #[arg(long, value_name = "PERIOD")]
+        claude_period: Option<Period>,
     },
-}
-
-pub fn budget_path(data_dir: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    Ok(aiui_core::backends::registry::budget_path(&crate::data_dir(data_dir)?))
+    /// Set your own price for a Claude model, in US dollars per million tokens; it replaces the shipped one.
+    Price {
+        /// The model, as Anthropic names it (e.g. claude-sonnet-4-5).
+        model: String,
+        #[arg(long, value_name = "USD")]
+        input: f64,
+        #[arg(long, value_name = "USD")]
+        output: f64,
+        /// A 5-minute prompt-cache write.
+        #[arg(long, value_name = "USD")]
+        cache_write: f64,
+        /// A prompt-cache hit.
+        #[arg(long, value_name = "USD")]
+        cache_read: f64,
+    },
+    /// List the prices Claude's answers are charged by, with when and where the shipped ones were taken.
+    Prices,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let store = BudgetStore::open(&budget_path(args.data_dir)?)?;
+    let data_dir = crate::data_dir(args.data_dir)?;
     match args.command {
         Command::Get { json } => {
-            let report = store.get();
+            let store = BudgetStore::open(&aiui_core::backends::registry::budget_path(&data_dir))?;
+            let claude = ClaudeAllowance::open(&data_dir)?;
+            let meter = meter(&data_dir, &store.get(), &claude.get());
             if json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                // The sats report's fields stay where scripts read them; the rest of the meter is added beside.
+                let mut out = serde_json::to_value(store.get())?;
+                if let serde_json::Value::Object(fields) = &mut out {
+                    fields.insert("claude".into(), serde_json::to_value(&meter.claude)?);
+                    fields.insert("free_answers".into(), serde_json::to_value(meter.free_answers)?);
+                    fields.insert("notice_80".into(), meter.notice_80.into());
+                }
+                println!("{}", serde_json::to_string_pretty(&out)?);
             } else {
+                print_meter(&meter, &store.get());
+            }
+        }
+        Command::Set { allowance, period, mints, no_mints, claude_usd, claude_period } => {
+            let accepted_mints = if no_mints { Some(Vec::new()) } else { (!mints.is_empty()).then_some(mints) };
+            let sats_change = allowance.is_some() || period.is_some() || accepted_mints.is_some();
+            let claude_change = claude_usd.is_some() || claude_period.is_some();
+            if !sats_change && !claude_change {
+                bail!(
+                    "nothing to change: pass --allowance, --period, --mint or --no-mints (Routstr, sats), or \
+                     --claude-usd or --claude-period (Claude, US dollars)"
+                );
+            }
+            // Read before anything is written, so a bad amount changes neither allowance.
+            let claude_micros = claude_usd.as_deref().map(pricing::parse_usd).transpose()?;
+            if sats_change {
+                let store = BudgetStore::open(&aiui_core::backends::registry::budget_path(&data_dir))?;
+                let report = store.set(BudgetUpdate { allowance_sats: allowance, period, accepted_mints })?;
+                println!("Budget saved.");
                 print_report(&report);
             }
-        }
-        Command::Set { allowance, period, mints, no_mints } => {
-            let accepted_mints = if no_mints { Some(Vec::new()) } else { (!mints.is_empty()).then_some(mints) };
-            if allowance.is_none() && period.is_none() && accepted_mints.is_none() {
-                bail!("nothing to change: pass --allowance, --period, --mint or --no-mints");
+            if claude_change {
+                let claude = ClaudeAllowance::open(&data_dir)?;
+                let report = claude.set(ClaudeUpdate { allowance_usd_micros: claude_micros, period: claude_period })?;
+                println!("Claude's allowance saved.");
+                print_claude(&ClaudeMeterView::from(&report));
             }
-            let report = store.set(BudgetUpdate { allowance_sats: allowance, period, accepted_mints })?;
-            println!("Budget saved.");
-            print_report(&report);
         }
+        Command::Price { model, input, output, cache_write, cache_read } => {
+            let table = pricing::set_owner_price(&data_dir, &model, input, output, cache_write, cache_read)?;
+            println!("Price saved for {}: it is used from the next request.", model.trim());
+            print_prices(&table);
+        }
+        Command::Prices => print_prices(&PriceTable::load(&data_dir)?),
     }
     Ok(())
+}
+
+/// The one meter, as every shell shows it. A conversation store that cannot be opened counts no free answers.
+fn meter(data_dir: &Path, sats: &BudgetReport, claude: &ClaudeReport) -> AllowanceView {
+    let conversations = aiui_core::paths::DataDir(data_dir.to_owned()).conversations();
+    match conversations.exists().then(|| aiui_core::store::Store::open(&conversations)) {
+        Some(Ok(store)) => aiui_core::view::meter(sats, claude, &store, Vec::new()),
+        Some(Err(e)) => {
+            eprintln!("note: the conversations could not be read ({e}); free answers are not counted");
+            AllowanceView::new(sats, Vec::new()).with_claude(claude)
+        }
+        None => AllowanceView::new(sats, Vec::new()).with_claude(claude),
+    }
+}
+
+fn print_meter(meter: &AllowanceView, sats: &BudgetReport) {
+    print_claude(&meter.claude);
+    println!();
+    println!("Routstr (sats):");
+    print_report(sats);
+    if meter.notice_80 {
+        println!("80% or more of the Routstr allowance is spent this period.");
+    }
+    println!();
+    let free = meter.free_answers;
+    println!("This month: {} local and {} built-in answers, at $0.", free.local, free.builtin);
+}
+
+fn print_claude(c: &ClaudeMeterView) {
+    println!("Claude (US dollars):");
+    if c.allowance_usd_micros == 0 {
+        println!("allowance: $0 (Claude is not used; set one with --claude-usd AMOUNT)");
+        return;
+    }
+    println!("allowance: {} ({})", c.allowance, c.period);
+    println!("spent:     {}", c.spent);
+    println!("reserved:  {}", c.reserved);
+    println!("remaining: {}", c.remaining);
+    if c.notice_80 {
+        println!("80% or more of Claude's allowance is spent this period.");
+    }
+}
+
+fn print_prices(table: &PriceTable) {
+    println!(
+        "Claude's prices, US dollars per million tokens (shipped: taken {} from {}):",
+        table.taken_on, table.source
+    );
+    println!("{:<28} {:>9} {:>9} {:>12} {:>11}", "model", "input", "output", "cache write", "cache read");
+    let usd = |micros: u64| format_usd(micros).trim_start_matches('$').to_owned();
+    for (model, price) in &table.models {
+        let p = price.base;
+        let mine = if price.set_by_owner { "  (set by you)" } else { "" };
+        println!(
+            "{model:<28} {:>9} {:>9} {:>12} {:>11}{mine}",
+            usd(p.input),
+            usd(p.output),
+            usd(p.cache_write),
+            usd(p.cache_read)
+        );
+    }
+    println!("A model that is not listed is never used for paid requests.");
 }
 
 fn print_report(report: &BudgetReport) {
