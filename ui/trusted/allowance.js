@@ -28,6 +28,9 @@ export function draw(view) {
   $('budget-renews').textContent = b.period === 'never' ? 'never (one-off)'
     : `${b.period}${b.renews_at_ms ? `, next ${new Date(b.renews_at_ms).toLocaleString()}` : ''}`;
   if (b.notices.length) status('budget-status', b.notices.join(' '), 'error');
+  const free = b.free_answers;
+  $('budget-free-answers').hidden = !free || !free.since_ms;
+  if (free) $('budget-free-answers').textContent = `This month: ${free.local} local and ${free.builtin} built-in answers, at $0.`;
   drawClaude(view);
   if (!drawnOnce) {
     drawnOnce = true;
@@ -39,11 +42,15 @@ export function draw(view) {
   if (!$('invoice-mint').value && b.accepted_mints.length) $('invoice-mint').value = b.accepted_mints[0];
 }
 
-/** Claude's allowance and price table. The LAN service's settings carry neither: the section stays hidden there. */
+/** Claude's allowance and price table. The LAN service's settings carry the allowance's figures but no price table:
+ *  there they are shown read only, and the owner is pointed at the node's terminal to change them. */
 function drawClaude(view) {
   const c = view.budget.claude;
-  $('claude-section').hidden = !view.claude_prices || !c || !c.allowance;
+  $('claude-section').hidden = !c || !c.allowance;
   if ($('claude-section').hidden) return;
+  const editable = Boolean(view.claude_prices);
+  $('claude-editing').hidden = !editable;
+  $('claude-set-on-node').hidden = editable;
   const used = c.allowance_usd_micros > 0
     ? Math.min(1, (c.spent_usd_micros + c.reserved_usd_micros) / c.allowance_usd_micros) : 0;
   $('claude-budget-fill').style.width = `${used * 100}%`;
@@ -57,6 +64,7 @@ function drawClaude(view) {
     : `${c.period}${c.renews_at_ms ? `, next ${new Date(c.renews_at_ms).toLocaleString()}` : ''}`;
   $('claude-budget-notice').textContent = c.notice_80 ? '80% or more of Claude\'s allowance is spent this period.' : '';
   $('claude-budget-notice').hidden = !c.notice_80;
+  if (!editable) return;
   const table = view.claude_prices;
   prices = table.models;
   $('prices-source').textContent = `Shipped prices taken on ${table.taken_on} from ${table.source}.`;

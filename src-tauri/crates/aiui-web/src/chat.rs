@@ -7,7 +7,7 @@ use std::sync::{Arc, RwLock};
 
 use aiui_core::gate::Requester;
 use aiui_core::store::ConversationId;
-use aiui_core::view::{AllowanceView, ChatEvent, ConversationDetail, ConversationView, NodeView, PackageView};
+use aiui_core::view::{ChatEvent, ConversationDetail, ConversationView, NodeView, PackageView};
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -186,12 +186,7 @@ async fn invoke(
                 e.to_string()
             ))?)
         }
-        "allowance_get" => {
-            let notices = assistant.notices.read().unwrap_or_else(|p| p.into_inner()).clone();
-            let view =
-                AllowanceView::new(&assistant.budget.get(), notices).with_node_mints(assistant.agent.node_mints());
-            json!(view)
-        }
+        "allowance_get" => json!(assistant.meter()),
         "request_trusted_window" => json!({ "url": trusted_url(&origin, &headers) }),
         other if other.starts_with("trusted_") => {
             return Err(ApiError::new(

@@ -157,6 +157,20 @@ pub struct Assistant {
     pub demo: bool,
 }
 
+impl Assistant {
+    /// The one meter, as the desktop shows it: Routstr's sats, Claude's dollars (the allowance the agent's Claude leg
+    /// pays from), and this month's free answers.
+    pub fn meter(&self) -> aiui_core::view::AllowanceView {
+        let notices = self.notices.read().unwrap_or_else(|p| p.into_inner()).clone();
+        let sats = self.budget.get();
+        let view = match self.agent.chain.claude_report() {
+            Some(claude) => aiui_core::view::meter(&sats, &claude, &self.agent.store, notices),
+            None => aiui_core::view::AllowanceView::new(&sats, notices),
+        };
+        view.with_node_mints(self.agent.node_mints())
+    }
+}
+
 /// What both origins share.
 pub(crate) struct Shared {
     pub config: WebConfig,

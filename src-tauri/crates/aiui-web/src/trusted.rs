@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use aiui_core::gate::{DecideError, Decision, Verdict};
 use aiui_core::tools::{Registry, ToolClass};
-use aiui_core::view::{AllowanceView, PendingView};
+use aiui_core::view::PendingView;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -424,8 +424,7 @@ fn settings(origin: &TrustedOrigin) -> Value {
         })
         .collect();
     let report = assistant.budget.get();
-    let notices = assistant.notices.read().unwrap_or_else(|p| p.into_inner()).clone();
-    let mut budget = serde_json::to_value(AllowanceView::new(&report, notices)).unwrap_or_default();
+    let mut budget = serde_json::to_value(assistant.meter()).unwrap_or_default();
     budget["accepted_mints"] = json!(report.accepted_mints);
     json!({
         "demo": assistant.demo,

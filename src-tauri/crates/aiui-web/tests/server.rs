@@ -218,3 +218,33 @@ async fn the_wallet_routes_refuse_everyone_but_the_owner_before_saying_there_is_
         assert_eq!(code(h.invoke(&owner, command, json!({})).await), (501, "not_on_lan".into()), "{command}");
     }
 }
+
+/// The one meter on the LAN: the chat origin's read-only view and the trusted origin's overview carry Claude's dollars
+/// beside Routstr's sats, and this month's free answers, counted from the service's own store.
+#[tokio::test(flavor = "multi_thread")]
+async fn both_origins_show_the_one_meter_with_claude_and_the_free_answers() {
+    let h = harness(Replies::Script(vec![fixture("chat_answer_plain.json")]), LoginLimits::default()).await;
+    aiui_core::budget::ClaudeAllowance::open(&h.data_dir)
+        .unwrap()
+        .set(aiui_core::budget::ClaudeUpdate {
+            allowance_usd_micros: Some(5_000_000),
+            period: Some(aiui_core::budget::Period::Monthly),
+        })
+        .unwrap();
+    let chat = h.sign_in(false).await;
+    let (_, started) = h.invoke(&chat, "chat_send", json!({ "conversation": null, "text": "hello" })).await;
+    let events = h.events(&chat, started["turn"].as_str().unwrap(), "\"event\":\"done\"").await;
+    assert!(events.contains("\"event\":\"spent\"") && events.contains("\"label\":\"$0\""), "{events}");
+    let (status, meter) = h.invoke(&chat, "allowance_get", json!({})).await;
+    assert_eq!(status, 200, "{meter}");
+    assert_eq!(meter["claude"]["allowance"], "$5.00", "{meter}");
+    assert_eq!(meter["claude"]["period"], "monthly");
+    assert_eq!(meter["free_answers"]["local"], 1, "the answer just given, by the local leg: {meter}");
+    assert_eq!(meter["allowance_sats"], 0);
+    let owner = h.sign_in(true).await;
+    let (status, settings) = h.invoke(&owner, "trusted_settings", json!({})).await;
+    assert_eq!(status, 200, "{settings}");
+    assert_eq!(settings["budget"]["claude"]["remaining"], "$5.00", "{settings}");
+    assert_eq!(settings["budget"]["free_answers"]["local"], 1);
+    assert!(settings.get("claude_prices").is_none(), "the LAN shows the allowance; it sets neither it nor a price");
+}

@@ -185,6 +185,14 @@ impl Chain {
         &self.legs
     }
 
+    /// Claude's USD allowance as the meter shows it; `None` without a Claude leg.
+    pub fn claude_report(&self) -> Option<crate::budget::ClaudeReport> {
+        self.legs.iter().find_map(|leg| match leg {
+            Leg::Claude(claude) => Some(claude.allowance().get()),
+            _ => None,
+        })
+    }
+
     /// Claude's USD allowance as a turn starting now may use; nothing without a Claude leg.
     pub fn claude_policy(&self) -> ClaudePolicy {
         self.legs
