@@ -387,3 +387,44 @@ async fn a_process_killed_mid_request_is_counted_at_its_worst_case_by_the_next_s
     assert_eq!(sums(&next.get()), (worst, 0, ALLOWANCE), "counted at its most, nothing held");
     assert!(ClaudeAllowance::open(dir.path()).unwrap().settle_abandoned().is_empty(), "counted once");
 }
+
+/// A model the price table does not list is refused for paid use, with a message saying so, never priced at $0:
+/// the leg is passed over (the owner told), nothing is sent, nothing reserved; the owner's own price for it, set as
+/// the trusted settings and `aiui-cli budget price` set it, makes it usable.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_model_without_a_price_is_never_used_for_paid_requests() {
+    let claude = wire::anthropic(vec![(200, "anthropic/answer_cache_usage.json")]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let allowance = Arc::new(ClaudeAllowance::open(dir.path()).unwrap());
+    allowance.set(ClaudeUpdate { allowance_usd_micros: Some(AMPLE), period: Some(Period::Never) }).unwrap();
+    let secrets = Secrets::in_memory();
+    secrets.set(SecretName::AnthropicApiKey, &aiui_core::Secret::from(API_KEY)).unwrap();
+    let config = ClaudeConfig {
+        base_url: claude.url.parse().unwrap(),
+        model: "claude-unlisted-9".into(),
+        ..ClaudeConfig::default()
+    };
+    let spend = ClaudeSpend { allowance: allowance.clone(), prices: Prices::in_data_dir(dir.path()) };
+    let leg = aiui_core::backends::claude::Claude::new(config, Arc::new(secrets), spend).unwrap();
+    let passed = leg.check(&allowance.policy()).await.expect_err("an unpriced model is not selectable");
+    assert!(passed.tell_owner, "the owner with a key hears why Claude is not used");
+    assert!(
+        passed.reason.contains("no price for the model claude-unlisted-9") && passed.reason.contains("budget price"),
+        "{}",
+        passed.reason
+    );
+    let body = leg.request_body(&request());
+    let refused = leg.send(body.clone(), &allowance.policy()).await.expect_err("nor sent if asked anyway");
+    assert!(
+        matches!(&refused, BackendError::OverAllowance { message, .. } if message.contains("no price")),
+        "{refused:?}"
+    );
+    assert!(claude.script.received().is_empty(), "nothing reached Anthropic");
+    assert_eq!(sums(&allowance.get()), (0, 0, AMPLE), "nothing reserved or spent");
+
+    aiui_core::pricing::set_owner_price(dir.path(), "claude-unlisted-9", 3.0, 15.0, 3.75, 0.3).unwrap();
+    assert!(leg.check(&allowance.policy()).await.is_ok(), "priced by the owner, it is usable at once");
+    let turn = leg.send(body, &allowance.policy()).await.unwrap();
+    assert_eq!(turn.cost, Cost::Usd { micros: CACHE_FIXTURE_MICROS }, "priced at the owner's price");
+    assert_eq!(allowance.get().spent_usd_micros, CACHE_FIXTURE_MICROS);
+}
