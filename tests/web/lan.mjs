@@ -12,6 +12,9 @@
 //    checks (wrong hash, no passphrase, replay) are also tried with the owner's own trusted session. Each attempt
 //    is printed with the refusal observed.
 // 5. The owner approves with the approval passphrase; the devnode's lnd goes restarting -> running.
+// 5a. The one meter on both origins: Claude's allowance ($5.00 a month, set with `aiui-cli budget set` before the
+//    service started) beside Routstr's sats and this month's free answers (the local leg's, counted by the host).
+//    The trusted page shows Claude's figures read-only, with the node's command to change them.
 // 5b. The wallet on the trusted origin. This node's allowance is 0, so the service has no wallet: the owner's page
 //    says so, and each attempt on the wallet routes (overview, withdrawal quote, withdrawal) must be refused before
 //    that, as its status and code show: from the chat origin (CORS fetches, simple POSTs that carry the owner's
@@ -179,6 +182,9 @@ for (const file of ['web-lan-passphrase.argon2', 'web-approval-passphrase.argon2
   check((stat.mode & 0o777) === 0o600, `${file} is 0600 (got ${(stat.mode & 0o777).toString(8)})`);
   check(text.startsWith('$argon2id$') && !text.includes(LAN_PASSPHRASE) && !text.includes(APPROVAL_PASSPHRASE), `${file} holds an argon2id hash only`);
 }
+// Claude's allowance, set on the node as an owner would: the service shows it, read-only (step 5a). Without a key
+// Claude is never used, so the turns below are answered by the scripted local model as before.
+await start('budget set', cli, ['budget', 'set', '--claude-usd', '5', '--claude-period', 'monthly', '--data-dir', data]);
 const [chatPort, trustedPort] = [await freePort(), await freePort()];
 const serve = await start('aiui-cli serve', cli, [
   'serve', '--node', `http://127.0.0.1:${nodePort}/`, '--data-dir', data, '--ollama', ollamaUrl,
@@ -499,6 +505,34 @@ try {
   }
   await restartSeen('the chat origin');
   await screenshot('lan-chat-after.png');
+
+  // ---- 5a. the one meter on both origins ----
+  const FREE = /^(\d+) local and 0 built-in answers this month, at \$0$/;
+  const chatMeter = await until('the chat meter with Claude and the local answers given so far (2 or more)', () => run(wrap(`
+    const [free] = args;
+    const part = document.getElementById('claude-meter'), line = document.getElementById('free-answers');
+    const counted = new RegExp(free).exec(line.textContent);
+    if (part.hidden || line.hidden || !counted || Number(counted[1]) < 2) return null;
+    return { summary: document.getElementById('claude-summary').textContent, renews: document.getElementById('claude-renews').textContent,
+      sats: document.getElementById('allowance-summary').textContent, free: line.textContent };`), FREE.source));
+  log('chat meter:', JSON.stringify(chatMeter));
+  check(chatMeter.summary === '$0.00 of $5.00 spent' && chatMeter.renews.startsWith('$5.00 left; renews monthly'), `the chat meter shows Claude's dollars (${JSON.stringify(chatMeter)})`);
+  check(chatMeter.sats === 'Paid help is off (allowance 0 sats).', `Routstr's sats stay in sats (${chatMeter.sats})`);
+  await wd('POST', s('/window'), { handle: trustedWindow });
+  const trustedMeter = await until('the trusted page\'s Claude allowance', () => run(wrap(`
+    const section = document.getElementById('claude-section'), free = document.getElementById('budget-free-answers');
+    if (section.hidden || free.hidden) return null;
+    section.scrollIntoView();
+    return { remaining: document.getElementById('claude-budget-remaining').textContent,
+      renews: document.getElementById('claude-budget-renews').textContent,
+      editable: !document.getElementById('claude-editing').hidden, onNode: document.getElementById('claude-set-on-node').hidden ? '' : document.getElementById('claude-set-on-node').textContent,
+      free: free.textContent };`)));
+  log('trusted meter:', JSON.stringify(trustedMeter));
+  check(trustedMeter.remaining === '$5.00 of $5.00' && trustedMeter.renews.startsWith('monthly'), `the trusted page shows Claude's allowance (${JSON.stringify(trustedMeter)})`);
+  check(!trustedMeter.editable && trustedMeter.onNode.includes('aiui-cli budget set --claude-usd AMOUNT'), `on the LAN it is read-only, pointing at the node (${JSON.stringify(trustedMeter)})`);
+  check(/^This month: \d+ local and 0 built-in answers, at \$0\.$/.test(trustedMeter.free), `the trusted page shows the free answers (${trustedMeter.free})`);
+  await screenshot('lan-trusted-meter.png');
+  await wd('POST', s('/window'), { handle: chatWindow });
 
   // ---- 5b. the wallet on the trusted origin, and the attacks on its routes ----
   await wd('POST', s('/window'), { handle: trustedWindow });

@@ -16,8 +16,7 @@ const renews = (period, at) => (period === 'never'
   ? 'never (one-off)'
   : `${period}${at ? `, next ${new Date(at).toLocaleString()}` : ''}`);
 
-// Claude's allowance in dollars, as the host wrote the amounts. The LAN service's meter has no Claude part yet: its
-// amounts come empty, and the part stays hidden.
+// Claude's allowance in dollars, as the host wrote the amounts; a view without a Claude part keeps it hidden.
 function drawClaude(c) {
   $('claude-meter').hidden = !c || !c.allowance;
   if ($('claude-meter').hidden) return;

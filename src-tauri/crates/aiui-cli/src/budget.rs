@@ -26,10 +26,12 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Change the allowance, its renewal period or the accepted mints. Unset options stay as they are.
+    /// Change either allowance (Routstr's sats, with its period and accepted mints; Claude's US dollars, with its
+    /// period). Unset options stay as they are.
     Set {
         /// The allowance in sats per period (0 turns paid help off).
-        #[arg(long, value_name = "SATS")]
+        // Negative numbers reach the parser, so "-5" is refused for what it is, not taken for an unknown flag.
+        #[arg(long, value_name = "SATS", allow_negative_numbers = true)]
         allowance: Option<u64>,
         /// never, daily, weekly or monthly; a new period schedule starts now.
         #[arg(long, value_name = "PERIOD")]
@@ -41,7 +43,7 @@ pub enum Command {
         #[arg(long, conflicts_with = "mints")]
         no_mints: bool,
         /// Claude's allowance in US dollars per period, e.g. 5 or 2.50 (0 turns Claude off).
-        #[arg(long, value_name = "AMOUNT")]
+        #[arg(long, value_name = "AMOUNT", allow_negative_numbers = true)]
         claude_usd: Option<String>,
         /// Claude's period: never, daily, weekly or monthly; a new schedule starts now.
         #[arg(long, value_name = "PERIOD")]
@@ -51,15 +53,15 @@ pub enum Command {
     Price {
         /// The model, as Anthropic names it (e.g. claude-sonnet-4-5).
         model: String,
-        #[arg(long, value_name = "USD")]
+        #[arg(long, value_name = "USD", allow_negative_numbers = true)]
         input: f64,
-        #[arg(long, value_name = "USD")]
+        #[arg(long, value_name = "USD", allow_negative_numbers = true)]
         output: f64,
         /// A 5-minute prompt-cache write.
-        #[arg(long, value_name = "USD")]
+        #[arg(long, value_name = "USD", allow_negative_numbers = true)]
         cache_write: f64,
         /// A prompt-cache hit.
-        #[arg(long, value_name = "USD")]
+        #[arg(long, value_name = "USD", allow_negative_numbers = true)]
         cache_read: f64,
     },
     /// List the prices Claude's answers are charged by, with when and where the shipped ones were taken.
@@ -72,10 +74,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::Get { json } => {
             let store = BudgetStore::open(&aiui_core::backends::registry::budget_path(&data_dir))?;
             let claude = ClaudeAllowance::open(&data_dir)?;
-            let meter = meter(&data_dir, &store.get(), &claude.get());
+            // One read of each, so the text and the JSON say the same as the meter they are drawn from.
+            let sats = store.get();
+            let meter = meter(&data_dir, &sats, &claude.get());
             if json {
                 // The sats report's fields stay where scripts read them; the rest of the meter is added beside.
-                let mut out = serde_json::to_value(store.get())?;
+                let mut out = serde_json::to_value(&sats)?;
                 if let serde_json::Value::Object(fields) = &mut out {
                     fields.insert("claude".into(), serde_json::to_value(&meter.claude)?);
                     fields.insert("free_answers".into(), serde_json::to_value(meter.free_answers)?);
@@ -83,7 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 }
                 println!("{}", serde_json::to_string_pretty(&out)?);
             } else {
-                print_meter(&meter, &store.get());
+                print_meter(&meter, &sats);
             }
         }
         Command::Set { allowance, period, mints, no_mints, claude_usd, claude_period } => {
@@ -97,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 );
             }
             // Read before anything is written, so a bad amount changes neither allowance.
-            let claude_micros = claude_usd.as_deref().map(pricing::parse_usd).transpose()?;
+            let claude_micros = claude_usd.as_deref().map(claude_amount).transpose()?;
             if sats_change {
                 let store = BudgetStore::open(&aiui_core::backends::registry::budget_path(&data_dir))?;
                 let report = store.set(BudgetUpdate { allowance_sats: allowance, period, accepted_mints })?;
@@ -119,6 +123,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Command::Prices => print_prices(&PriceTable::load(&data_dir)?),
     }
     Ok(())
+}
+
+/// `--claude-usd` as micro-dollars; the message names the flag, since core's says "price" for any amount.
+fn claude_amount(text: &str) -> anyhow::Result<u64> {
+    pricing::parse_usd(text).map_err(|e| match e {
+        pricing::PriceError::Invalid(why) => anyhow::anyhow!("--claude-usd: {why}; nothing was changed"),
+        other => other.into(),
+    })
 }
 
 /// The one meter, as every shell shows it. A conversation store that cannot be opened counts no free answers.
@@ -151,12 +163,17 @@ fn print_claude(c: &ClaudeMeterView) {
     println!("Claude (US dollars):");
     if c.allowance_usd_micros == 0 {
         println!("allowance: $0 (Claude is not used; set one with --claude-usd AMOUNT)");
+        // An allowance lowered to 0 mid-period keeps what was already spent in it.
+        if c.spent_usd_micros + c.reserved_usd_micros > 0 {
+            println!("spent:     {} (reserved {}) this period", c.spent, c.reserved);
+        }
         return;
     }
     println!("allowance: {} ({})", c.allowance, c.period);
     println!("spent:     {}", c.spent);
     println!("reserved:  {}", c.reserved);
     println!("remaining: {}", c.remaining);
+    println!("renews:    {}", renews(c.renews_at_ms, aiui_core::now_ms()));
     if c.notice_80 {
         println!("80% or more of Claude's allowance is spent this period.");
     }
@@ -188,6 +205,7 @@ fn print_report(report: &BudgetReport) {
     println!("spent:     {} sats", report.spent_sats);
     println!("reserved:  {} sats", report.reserved_sats);
     println!("remaining: {} sats", report.remaining_sats);
+    println!("renews:    {}", renews(report.renews_at_ms, aiui_core::now_ms()));
     if report.accepted_mints.is_empty() {
         println!("accepted mints: none (paid help is off)");
     } else {
@@ -198,5 +216,41 @@ fn print_report(report: &BudgetReport) {
     }
     if report.notice_80_sent {
         println!("The 80% notice was sent this period.");
+    }
+}
+
+/// When an allowance renews, counted from now: the exact time is `renews_at_ms` in `--json`.
+fn renews(at_ms: Option<i64>, now_ms: i64) -> String {
+    const MINUTE: i64 = 60_000;
+    const HOUR: i64 = 60 * MINUTE;
+    const DAY: i64 = 24 * HOUR;
+    let Some(at) = at_ms else { return "never (a one-off allowance)".into() };
+    let left = (at - now_ms).max(0);
+    let (n, unit) = match left {
+        l if l >= 2 * DAY => (l / DAY, "day"),
+        l if l >= 2 * HOUR => (l / HOUR, "hour"),
+        l => ((l / MINUTE).max(1), "minute"),
+    };
+    format!("in {n} {unit}{}", if n == 1 { "" } else { "s" })
+}
+
+#[cfg(test)]
+mod tests {
+    #[track_caller]
+    fn check(at_ms: Option<i64>, now_ms: i64, expect: &str) {
+        assert_eq!(super::renews(at_ms, now_ms), expect);
+    }
+
+    #[test]
+    fn renewal_is_said_in_the_largest_whole_unit_that_reads_well() {
+        const H: i64 = 3_600_000;
+        check(None, 0, "never (a one-off allowance)");
+        check(Some(30 * 24 * H), 0, "in 30 days");
+        check(Some(2 * 24 * H), 0, "in 2 days");
+        check(Some(47 * H), 0, "in 47 hours");
+        check(Some(2 * H), 0, "in 2 hours");
+        check(Some(119 * 60_000), 0, "in 119 minutes");
+        check(Some(10), 0, "in 1 minute");
+        check(Some(0), 5, "in 1 minute");
     }
 }

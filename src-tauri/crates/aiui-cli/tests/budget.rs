@@ -53,6 +53,9 @@ fn claude_allowance_and_a_price_are_set_and_shown() {
     assert_eq!(report["allowance_sats"], 0, "the sats allowance was left as it was");
     let plain = text(&aiui_cli(dir.path(), &["budget", "get"]).stdout);
     assert!(plain.contains("allowance: $5.00 (monthly)") && plain.contains("spent:     $0.00"), "{plain}");
+    let claude = plain.split("Routstr (sats):").next().unwrap();
+    assert!(claude.contains("renews:    in "), "a monthly allowance says when it renews: {plain}");
+    assert!(plain.contains("renews:    never (a one-off allowance)"), "the sats allowance never renews: {plain}");
 
     let out = aiui_cli(
         dir.path(),
@@ -108,7 +111,7 @@ fn bad_claude_amounts_and_prices_are_refused_and_change_nothing() {
     let (budget_before, prices_before) = (bytes(&budget), bytes(&prices));
     assert!(budget_before.is_some() && prices_before.is_some());
     for (args, says) in [
-        (&["budget", "set", "--claude-usd", "-1"][..], "error"),
+        (&["budget", "set", "--claude-usd", "-1"][..], "--claude-usd: \"-1\" is not an amount in US dollars"),
         (&["budget", "set", "--claude-usd", "abc"][..], "not an amount in US dollars"),
         (&["budget", "set", "--claude-usd", "1.0000001"][..], "not an amount in US dollars"),
         (&["budget", "set", "--claude-usd", "abc", "--allowance", "100"][..], "not an amount in US dollars"),
@@ -143,7 +146,7 @@ fn bad_claude_amounts_and_prices_are_refused_and_change_nothing() {
                 "--cache-read",
                 "1",
             ][..],
-            "error",
+            "not a price",
         ),
         (
             &[
@@ -185,4 +188,36 @@ fn bad_claude_amounts_and_prices_are_refused_and_change_nothing() {
         assert_eq!(bytes(&prices), prices_before, "{args:?} changed the prices");
     }
     assert!(!dir.path().join("budget.json").exists(), "a refused Claude amount wrote no sats allowance either");
+}
+
+/// The free answers are counted from the data dir's own conversations, this calendar month, per leg; paid answers
+/// are not among them.
+#[test]
+fn budget_get_counts_this_months_local_and_built_in_answers_at_zero() {
+    use aiui_core::backends::{BackendId, Message};
+    let dir = tempfile::tempdir().unwrap();
+    // The binary brings the data dir to this version's format before the store is made in it.
+    assert!(aiui_cli(dir.path(), &["budget", "get"]).status.success());
+    {
+        let store =
+            aiui_core::store::Store::open(&aiui_core::paths::DataDir(dir.path().to_owned()).conversations()).unwrap();
+        let id = store.create_conversation("meter").unwrap();
+        let answer = Message::Assistant { text: "ok".into(), tool_calls: Vec::new() };
+        for backend in [
+            BackendId::Local { model: "qwen3:4b".into() },
+            BackendId::Local { model: "qwen3:4b".into() },
+            BackendId::Builtin { model: "smollm2-135m".into() },
+            BackendId::Claude { model: "claude-haiku-4-5".into() },
+        ] {
+            store.append_message(&id, &Message::User { text: "hi".into() }, None).unwrap();
+            store.append_message(&id, &answer, Some(&backend)).unwrap();
+        }
+    }
+    let plain = text(&aiui_cli(dir.path(), &["budget", "get"]).stdout);
+    assert!(plain.contains("This month: 2 local and 1 built-in answers, at $0."), "{plain}");
+    let report = json(dir.path());
+    assert_eq!(report["free_answers"]["local"], 2, "{report}");
+    assert_eq!(report["free_answers"]["builtin"], 1, "{report}");
+    assert!(report["free_answers"]["since_ms"].as_i64().unwrap() > 0, "{report}");
+    assert_eq!(report["claude"]["allowance_usd_micros"], 0, "{report}");
 }

@@ -163,11 +163,18 @@ impl Assistant {
     pub fn meter(&self) -> aiui_core::view::AllowanceView {
         let notices = self.notices.read().unwrap_or_else(|p| p.into_inner()).clone();
         let sats = self.budget.get();
-        let view = match self.agent.chain.claude_report() {
-            Some(claude) => aiui_core::view::meter(&sats, &claude, &self.agent.store, notices),
-            None => aiui_core::view::AllowanceView::new(&sats, notices),
-        };
-        view.with_node_mints(self.agent.node_mints())
+        // A chain without a Claude leg spends no dollars: Claude shows as off at $0, and the free answers still count.
+        let claude = self.agent.chain.claude_report().unwrap_or(aiui_core::budget::ClaudeReport {
+            allowance_usd_micros: 0,
+            period: aiui_core::budget::Period::Never,
+            period_start_ms: 0,
+            renews_at_ms: None,
+            spent_usd_micros: 0,
+            reserved_usd_micros: 0,
+            remaining_usd_micros: 0,
+            notice_80_sent: false,
+        });
+        aiui_core::view::meter(&sats, &claude, &self.agent.store, notices).with_node_mints(self.agent.node_mints())
     }
 }
 

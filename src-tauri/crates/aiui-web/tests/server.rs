@@ -247,4 +247,25 @@ async fn both_origins_show_the_one_meter_with_claude_and_the_free_answers() {
     assert_eq!(settings["budget"]["claude"]["remaining"], "$5.00", "{settings}");
     assert_eq!(settings["budget"]["free_answers"]["local"], 1);
     assert!(settings.get("claude_prices").is_none(), "the LAN shows the allowance; it sets neither it nor a price");
+
+    // What any process on the data dir spends of Claude's allowance shows on both origins, each figure formatted by
+    // the host, with the 80% notice once settled spend reaches it; the free answers are counted from the 1st, UTC.
+    let claude = aiui_core::budget::ClaudeAllowance::open(&h.data_dir).unwrap();
+    let held = claude.reserve(&claude.policy(), 4_500_000).unwrap();
+    let (_, meter) = h.invoke(&chat, "allowance_get", json!({})).await;
+    assert_eq!((&meter["claude"]["reserved"], &meter["claude"]["remaining"]), (&json!("$4.50"), &json!("$0.50")));
+    assert_eq!(meter["claude"]["notice_80"], false, "a reservation is not spend: {meter}");
+    claude.settle(held, 4_250_000);
+    let (status, settings) = h.invoke(&owner, "trusted_settings", json!({})).await;
+    for (status, view) in [h.invoke(&chat, "allowance_get", json!({})).await, (status, settings["budget"].clone())] {
+        assert_eq!(status, 200, "{view}");
+        assert_eq!(view["claude"]["spent"], "$4.25", "{view}");
+        assert_eq!(view["claude"]["remaining"], "$0.75", "{view}");
+        assert_eq!(view["claude"]["notice_80"], true, "{view}");
+        assert_eq!(view["notice_80"], false, "Routstr's notice is its own: {view}");
+        assert_eq!(view["free_answers"]["builtin"], 0, "{view}");
+        let (since, now) = (view["free_answers"]["since_ms"].as_i64().unwrap(), aiui_core::now_ms());
+        assert_eq!(aiui_core::budget::month_start_utc(since), since, "{view}");
+        assert!(since <= now && now - since < 31 * 86_400_000, "{view}");
+    }
 }

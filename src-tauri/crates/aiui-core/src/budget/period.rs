@@ -87,8 +87,6 @@ impl std::fmt::Display for Period {
     }
 }
 
-/// The same time of day `n` calendar months later, in UTC; the day is clamped (31 January + 1 -> 28/29 February,
-/// 31 January + 2 -> 31 March).
 /// The start (UTC midnight of the 1st) of the calendar month `ms` falls in.
 pub fn month_start_utc(ms: i64) -> i64 {
     const DAY_MS: i64 = 86_400_000;
@@ -96,6 +94,8 @@ pub fn month_start_utc(ms: i64) -> i64 {
     days_from_civil(y, m, 1) * DAY_MS
 }
 
+/// The same time of day `n` calendar months later, in UTC; the day is clamped (31 January + 1 -> 28/29 February,
+/// 31 January + 2 -> 31 March).
 fn add_months(ms: i64, n: i64) -> i64 {
     const DAY_MS: i64 = 86_400_000;
     let days = ms.div_euclid(DAY_MS);

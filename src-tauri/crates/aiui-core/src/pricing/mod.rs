@@ -58,7 +58,8 @@ pub enum PriceError {
     Corrupt { path: String, reason: String },
     #[error("could not save the price to {path}: {source}. Nothing was changed")]
     Write { path: String, source: std::io::Error },
-    #[error("invalid price: {0}")]
+    /// Says what was typed and what is expected: a price, an amount, a model name.
+    #[error("{0}")]
     Invalid(String),
 }
 
