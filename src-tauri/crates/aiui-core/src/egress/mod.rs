@@ -17,6 +17,7 @@
 
 mod identity;
 pub mod inventory;
+mod labelled;
 mod mnemonic;
 mod secrets;
 #[cfg(test)]

@@ -258,6 +258,7 @@ pub(super) fn find_shapes(text: &str, out: &mut Vec<Finding>) {
     for (range, kind) in mnemonic::find(text) {
         out.push(Finding { range, kind: kind.to_owned() });
     }
+    super::labelled::find(text, out);
 }
 
 /// A value the caller knows is secret, with every form it may take inside a text.
