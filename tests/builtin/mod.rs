@@ -225,3 +225,66 @@ async fn an_ambiguous_request_offers_choices_and_a_tapped_choice_acts() {
         .expect("the tapped choice waits for the owner");
     assert_eq!((request.tool.as_str(), &request.arguments), ("package_restart", &serde_json::json!({"id": "lnd"})));
 }
+
+/// A restart that names no app asks which, saying what is installed apart from what is only in the node's
+/// catalogue, and offers only installed apps (the devnode's Fedimint Guardian, Tailscale and Nextcloud are not).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_naming_no_app_offers_only_installed_apps() {
+    let harness = harness_with(Chain::new(vec![builtin_leg(true)]), Duration::from_secs(30)).await;
+    let packages = client_for(&harness.node.node, credentials(PASSWORD)).list_packages().await.unwrap();
+    let not_installed: Vec<&str> = packages
+        .iter()
+        .filter(|p| p.state == aiui_core::node::PackageState::NotInstalled)
+        .map(|p| p.title.as_str())
+        .collect();
+    assert!(not_installed.contains(&"Tailscale"), "the devnode offers apps it has not installed: {packages:?}");
+    let (events, outcome) = harness.turn("restart", None).await;
+    assert!(!events.iter().any(|e| matches!(e, Event::ToolProposed { .. })), "it asks instead of guessing");
+    let TurnOutcome::Answered { text, .. } = outcome else { panic!("{outcome:?}") };
+    assert!(text.starts_with("Which app do you mean?"), "{text}");
+    let (installed_part, catalogue_part) = text.split_once("Not installed").unwrap_or((&text, ""));
+    let choices = events
+        .iter()
+        .find_map(|e| match e {
+            Event::Choices { choices } => Some(choices.clone()),
+            _ => None,
+        })
+        .expect("the question comes with one-tap choices");
+    assert!(!choices.is_empty() && choices.iter().all(|c| c.starts_with("restart ")), "{choices:?}");
+    for title in not_installed {
+        assert!(!installed_part.contains(title), "{title} is listed as on the node: {text}");
+        assert!(catalogue_part.contains(title), "{title} is not said to be installable: {text}");
+        assert!(!choices.iter().any(|c| c.contains(title)), "a restart of {title} is offered: {choices:?}");
+    }
+    assert!(installed_part.contains("LND"), "{text}");
+}
+
+/// The tree layout (shared beginnings decoded once, last tokens not at all) only saves work: every candidate's
+/// calibrated score is what the flat layout, one sequence per candidate token by token, gives.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tree_layout_scores_as_every_candidate_decoded_on_its_own() {
+    use aiui_core::backends::builtin::scoring_prompt;
+    use aiui_llama::{Layout, ScoringTask};
+    let dir = model().path().parent().expect("the model's dir").to_path_buf();
+    let prompt = scoring_prompt();
+    let task = ScoringTask {
+        prefix: prompt.prefix,
+        suffix: prompt.suffix,
+        candidates: prompt.candidates,
+        null_request: prompt.null_request,
+    };
+    let tree = SmolLm::in_dir(&dir).with_scoring(task.clone(), Layout::Tree);
+    let flat = SmolLm::in_dir(&dir).with_scoring(task, Layout::Flat);
+    for request in ["restart the app", "how far is bitcoin synced", "tell me a joke"] {
+        let (by_tree, by_flat) = (tree.score_timed(request).await.unwrap(), flat.score_timed(request).await.unwrap());
+        assert!(by_tree.tokens_decoded < by_flat.tokens_decoded, "{request:?}: the tree decodes fewer tokens");
+        for (t, f) in by_tree.calibrated.iter().zip(&by_flat.calibrated) {
+            assert!(
+                (t - f).abs() < 0.05,
+                "{request:?}: tree {:?} vs flat {:?}",
+                by_tree.calibrated,
+                by_flat.calibrated
+            );
+        }
+    }
+}

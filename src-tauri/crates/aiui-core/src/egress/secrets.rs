@@ -3,7 +3,8 @@
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use regex::{Regex, RegexSet, RegexSetBuilder};
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
+use regex::Regex;
 
 use super::mnemonic;
 use crate::Secret;
@@ -21,6 +22,113 @@ struct Shape {
     re: Regex,
     group: usize,
     accept: fn(&str) -> bool,
+    gate: Gate,
+}
+
+/// What a text must hold for a shape to match in it, checked before the shape's own search: a shape runs only on
+/// texts that have one of its `words` (compared ASCII-case-insensitively) and, when it names one, a run of at
+/// least that many bytes of a class. Every match of the shape contains both, so skipping a text that lacks them
+/// changes nothing; `find_shapes_unfiltered` (tests) checks that over the corpus.
+#[derive(Clone, Copy)]
+struct Gate {
+    words: &'static [&'static str],
+    run: Option<(Class, usize)>,
+    /// Whether the word found at `start..end` of `text` can be part of a match, for shapes whose words are
+    /// common in prose (`key`, `pass`, `://`): what must surround the word in any match.
+    around: Option<fn(text: &str, start: usize, end: usize) -> bool>,
+}
+
+/// Byte classes of the long random runs shapes look for; one pass over a text measures the longest run of each.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// `[0-9A-Fa-f]`.
+    Hex,
+    /// Bitcoin's base58 alphabet.
+    Base58,
+    /// `[A-Za-z0-9+/_-]`: base64 in both alphabets, without padding.
+    Base64,
+}
+
+const fn words(words: &'static [&'static str]) -> Gate {
+    Gate { words, run: None, around: None }
+}
+
+const fn run(class: Class, min: usize) -> Gate {
+    Gate { words: &[], run: Some((class, min)), around: None }
+}
+
+const fn words_and_run(words: &'static [&'static str], class: Class, min: usize) -> Gate {
+    Gate { words, run: Some((class, min)), around: None }
+}
+
+const fn words_around(words: &'static [&'static str], around: fn(&str, usize, usize) -> bool) -> Gate {
+    Gate { words, run: None, around: Some(around) }
+}
+
+/// Where the secret key name whose word ends at `end` may end: [`SECRET_KEY_NAMES`] extends only `pass` and
+/// `credential` past their word.
+fn key_name_ends(text: &str, start: usize, end: usize) -> impl Iterator<Item = usize> + '_ {
+    let word = &text.as_bytes()[start..end];
+    let suffixes: &[&str] = if word.eq_ignore_ascii_case(b"pass") {
+        &["", "word", "wd", "phrase"]
+    } else if word.eq_ignore_ascii_case(b"credential") {
+        &["", "s"]
+    } else {
+        &[""]
+    };
+    suffixes.iter().filter_map(move |suffix| {
+        let after = end + suffix.len();
+        let found = text.as_bytes().get(end..after)?;
+        found.eq_ignore_ascii_case(suffix.as_bytes()).then_some(after)
+    })
+}
+
+/// The char at `at` after `\\?["']?\s*`, as the config shapes skip between a key name and its `=` or `:`.
+fn after_key_separator(text: &str, mut at: usize) -> Option<char> {
+    let bytes = text.as_bytes();
+    if bytes.get(at) == Some(&b'\\') {
+        at += 1;
+    }
+    if matches!(bytes.get(at), Some(b'"' | b'\'')) {
+        at += 1;
+    }
+    text.get(at..)?.chars().find(|c| !c.is_whitespace())
+}
+
+/// `key=value` and `"key": value`: the key name is followed by `=` or `:`.
+fn key_then_separator(text: &str, start: usize, end: usize) -> bool {
+    key_name_ends(text, start, end).any(|at| matches!(after_key_separator(text, at), Some('=' | ':')))
+}
+
+/// `--password value`: the key name is followed by `=` or whitespace, and its word opens with `-` after
+/// whitespace. A non-ASCII char on the way may be a Unicode word or space char: the shape runs.
+fn flag_then_value(text: &str, start: usize, end: usize) -> bool {
+    let bytes = text.as_bytes();
+    let value_follows = key_name_ends(text, start, end)
+        .any(|at| text.get(at..).and_then(|rest| rest.chars().next()).is_some_and(|c| c == '=' || c.is_whitespace()));
+    if !value_follows {
+        return false;
+    }
+    let mut first = start;
+    while first > 0 && (bytes[first - 1].is_ascii_alphanumeric() || matches!(bytes[first - 1], b'_' | b'-')) {
+        first -= 1;
+    }
+    let Some(before) = first.checked_sub(1).map(|at| bytes[at]) else { return false };
+    !before.is_ascii() || ((before.is_ascii_whitespace() || before == b'\x0b') && bytes[first] == b'-')
+}
+
+/// `scheme://user:password@`: after `://`, a user without `/@:`, a colon, a password without `/@`, an `@`.
+/// Non-ASCII chars count as allowed, which runs the shape where a Unicode space would have stopped it.
+fn url_with_password(text: &str, _start: usize, end: usize) -> bool {
+    let rest = &text.as_bytes()[end..];
+    let stop = |b: u8, extra: &[u8]| b.is_ascii_whitespace() || b"/@\"'<>".contains(&b) || extra.contains(&b);
+    let Some(colon) = rest.iter().position(|&b| stop(b, b":[]\x0b")) else { return false };
+    if rest[colon] != b':' {
+        return false;
+    }
+    let password = &rest[colon + 1..];
+    let Some(at) = password.iter().position(|&b| stop(b, b"\x0b")) else { return false };
+    at > 0 && password[at] == b'@'
 }
 
 fn any(_: &str) -> bool {
@@ -40,15 +148,18 @@ const B58: &str = "[1-9A-HJ-NP-Za-km-z]";
 
 /// Word boundaries are ASCII ones: a Unicode `\b` makes the regex engine leave its fast DFA on any non-ASCII
 /// text, and every shape here is ASCII anyway.
-fn shape(kind: &'static str, pattern: &str, group: usize, accept: fn(&str) -> bool) -> Shape {
+fn shape(kind: &'static str, pattern: &str, group: usize, accept: fn(&str) -> bool, gate: Gate) -> Shape {
     let pattern = pattern.replace("B58", B58).replace(r"\b", r"(?-u:\b)");
-    Shape { kind, re: Regex::new(&pattern).unwrap(), group, accept }
+    Shape { kind, re: Regex::new(&pattern).unwrap(), group, accept, gate }
 }
 
 /// Words that name a secret value in a config file, an environment or a URL query: `password=`, `DB_PASS:`,
 /// `"client_secret":`, `X-Api-Key:`. A key only has to end in one (`POSTGRES_PASSWORD`, `nostr_secret`), and
 /// must end there (`password_file=` names a path, `max_tokens=` a number).
 const SECRET_KEY_NAMES: &str = r"(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key|apikey|(?:access|private|secret|encryption|auth|hmac|master|signing|admin|in)[_-]?key|privkey|credentials?)";
+
+/// A word each of [`SECRET_KEY_NAMES`] contains, for the gate of the shapes built on them.
+const SECRET_KEY_WORDS: &[&str] = &["pass", "secret", "token", "key", "credential"];
 
 /// A value in a config line that is a placeholder, a switch or an already redacted secret, not a secret.
 fn config_value(value: &str) -> bool {
@@ -112,96 +223,182 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
     let keys = SECRET_KEY_NAMES;
     vec![
         // Extended private keys: every BIP-32/49/84 and multisig version, mainnet and testnet.
-        shape("xprv", r"[xtyzuvYZUV]prvB58{60,}", 0, any),
+        shape("xprv", r"[xtyzuvYZUV]prvB58{60,}", 0, any, words(&["prv"])),
         // codex32 (BIP-93): a seed or an hsm_secret share, `ms1` then bech32 data.
-        shape("codex32", r"(?i)\bms1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{44,}", 0, any),
-        shape("nsec", r"(?i)\bn(?:sec|cryptsec)1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{50,}", 0, any),
-        shape("nostr-connect", r#"(?i)\b(?:bunker|nostrconnect)://[^\s"'<>]*?[?&]secret=[^\s"'<>]+"#, 0, any),
-        shape("nwc", r#"(?i)\bnostr\+?walletconnect:(?://)?[^\s"'<>]+"#, 0, any),
-        shape("cashu", r"\bcashu[AB][A-Za-z0-9_+/=%\-]{20,}", 0, any),
+        shape("codex32", r"(?i)\bms1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{44,}", 0, any, words(&["ms1"])),
+        shape(
+            "nsec",
+            r"(?i)\bn(?:sec|cryptsec)1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{50,}",
+            0,
+            any,
+            words(&["nsec1", "ncryptsec1"]),
+        ),
+        shape(
+            "nostr-connect",
+            r#"(?i)\b(?:bunker|nostrconnect)://[^\s"'<>]*?[?&]secret=[^\s"'<>]+"#,
+            0,
+            any,
+            words(&["secret="]),
+        ),
+        shape("nwc", r#"(?i)\bnostr\+?walletconnect:(?://)?[^\s"'<>]+"#, 0, any, words(&["walletconnect:"])),
+        shape("cashu", r"\bcashu[AB][A-Za-z0-9_+/=%\-]{20,}", 0, any, words(&["cashu"])),
         shape(
             "fedimint",
             r#"(?i)(?:reissue|validate|oob[_-]?notes|ecash|notes)\\?["']?\s*[=:]?\s*\\?["']?([A-Za-z0-9+/_\-]{120,}={0,2})"#,
             1,
             any,
+            words_and_run(&["reissue", "validate", "oob", "ecash", "notes"], Class::Base64, 120),
         ),
-        shape("lnurlw", r#"(?i)\blnurlw://[^\s"'<>]+"#, 0, any),
-        shape("lnurlw", r"(?i)\blnurl1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{20,}", 0, lnurl_withdraw),
-        shape("lnbits", r"[?&]usr=([0-9a-f]{32})\b", 1, any),
-        shape("lndconnect", r#"(?i)\blndconnect://[^\s"'<>]+"#, 0, any),
+        shape("lnurlw", r#"(?i)\blnurlw://[^\s"'<>]+"#, 0, any, words(&["lnurlw://"])),
+        shape("lnurlw", r"(?i)\blnurl1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{20,}", 0, lnurl_withdraw, words(&["lnurl1"])),
+        shape("lnbits", r"[?&]usr=([0-9a-f]{32})\b", 1, any, words(&["usr="])),
+        shape("lndconnect", r#"(?i)\blndconnect://[^\s"'<>]+"#, 0, any, words(&["lndconnect://"])),
         // An LND macaroon starts with the bytes 02 01 03 "lnd" whether it is shown as hex or as base64.
-        shape("macaroon", r"(?i)0201036c6e64[0-9a-f]{20,}", 0, any),
-        shape("macaroon", r"AgEDbG5k[A-Za-z0-9+/_\-]{20,}={0,2}", 0, any),
+        shape("macaroon", r"(?i)0201036c6e64[0-9a-f]{20,}", 0, any, words(&["0201036c6e64"])),
+        shape("macaroon", r"AgEDbG5k[A-Za-z0-9+/_\-]{20,}={0,2}", 0, any, words(&["AgEDbG5k"])),
         // Other macaroons (loop, pool, tapd) have other locations, so a long run named as one counts too.
-        shape("macaroon", r"(?is)macaroon.{0,60}?\b([0-9a-f]{100,})\b", 1, any),
-        shape("macaroon", r"(?is)macaroon.{0,60}?\b([A-Za-z0-9+/_\-]{100,}={0,2})", 1, any),
-        shape("rune", r#"(?i)rune\\?["']?\s*[=:]\s*\\?["']?([A-Za-z0-9_\-]{40,}={0,2})"#, 1, any),
-        shape("rpcauth", r"(?i)\brpcauth\s*=\s*([^\s\x22']+)", 1, not_redacted),
-        shape("rpcauth", r#"(?i)rpc[_-]?pass(?:word)?\\?["']?\s*[=:]\s*\\?["']?([^\s"'\\,;}]+)"#, 1, not_redacted),
-        shape("rpcauth", r"__cookie__:([0-9a-fA-F]{16,})", 1, any),
+        shape(
+            "macaroon",
+            r"(?is)macaroon.{0,60}?\b([0-9a-f]{100,})\b",
+            1,
+            any,
+            words_and_run(&["macaroon"], Class::Hex, 100),
+        ),
+        shape(
+            "macaroon",
+            r"(?is)macaroon.{0,60}?\b([A-Za-z0-9+/_\-]{100,}={0,2})",
+            1,
+            any,
+            words_and_run(&["macaroon"], Class::Base64, 100),
+        ),
+        shape(
+            "rune",
+            r#"(?i)rune\\?["']?\s*[=:]\s*\\?["']?([A-Za-z0-9_\-]{40,}={0,2})"#,
+            1,
+            any,
+            words_and_run(&["rune"], Class::Base64, 40),
+        ),
+        shape("rpcauth", r"(?i)\brpcauth\s*=\s*([^\s\x22']+)", 1, not_redacted, words(&["rpcauth"])),
+        shape(
+            "rpcauth",
+            r#"(?i)rpc[_-]?pass(?:word)?\\?["']?\s*[=:]\s*\\?["']?([^\s"'\\,;}]+)"#,
+            1,
+            not_redacted,
+            words(&["rpcpass", "rpc_pass", "rpc-pass"]),
+        ),
+        shape("rpcauth", r"__cookie__:([0-9a-fA-F]{16,})", 1, any, words(&["__cookie__:"])),
         // A key block cut before its END line is still redacted to the end of the text.
         shape(
             "pem",
             r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|.*)",
             0,
             any,
+            words(&["-----BEGIN "]),
         ),
-        shape("api-key", r"\bsk-[A-Za-z0-9_\-]{20,}", 0, any),
+        shape("api-key", r"\bsk-[A-Za-z0-9_\-]{20,}", 0, any, words(&["sk-"])),
         shape(
             "api-key",
             r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|glpat-[A-Za-z0-9_\-]{20,})",
             0,
             any,
+            words(&["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-"]),
         ),
-        shape("api-key", r"\bxox[abposr]-[A-Za-z0-9\-]{10,}", 0, any),
+        shape("api-key", r"\bxox[abposr]-[A-Za-z0-9\-]{10,}", 0, any, words(&["xox"])),
         shape(
             "api-key",
             r"\b(?:AIza[0-9A-Za-z_\-]{35}|(?:AKIA|ASIA)[0-9A-Z]{16}|[rs]k_(?:live|test)_[A-Za-z0-9]{20,}|hf_[A-Za-z0-9]{30,}|gsk_[A-Za-z0-9]{40,}|tskey-[a-z]+-[A-Za-z0-9\-]{10,})",
             0,
             any,
+            words(&["AIza", "AKIA", "ASIA", "k_live_", "k_test_", "hf_", "gsk_", "tskey-"]),
         ),
         // A Telegram bot token: the bot's number, a colon, then 35 characters starting AA.
-        shape("api-key", r"\b\d{8,10}:AA[A-Za-z0-9_\-]{33}\b", 0, any),
-        shape("token", r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*", 0, any),
+        shape("api-key", r"\b\d{8,10}:AA[A-Za-z0-9_\-]{33}\b", 0, any, words(&[":AA"])),
+        shape("token", r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*", 0, any, words(&["eyJ"])),
         shape(
             "token",
             r#"(?i)authorization\\?["']?\s*[:=]\s*\\?["']?(?:(?:bearer|basic|token|digest|macaroon|l402|lsat)\s+)?([A-Za-z0-9._~+/:=\-]{8,})"#,
             1,
             config_value,
+            words(&["authorization"]),
         ),
-        shape("token", r"(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{20,}=*)", 1, has_digit),
-        shape("otpauth", r#"(?i)otpauth(?:-migration)?://[^\s"'<>]+"#, 0, any),
-        shape("age-key", r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}", 0, any),
-        shape("onion-key", r"ED25519-V3:[A-Za-z0-9+/]{40,}={0,2}", 0, any),
+        shape("token", r"(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{20,}=*)", 1, has_digit, words(&["bearer"])),
+        shape("otpauth", r#"(?i)otpauth(?:-migration)?://[^\s"'<>]+"#, 0, any, words(&["otpauth"])),
+        shape(
+            "age-key",
+            r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
+            0,
+            any,
+            words(&["AGE-SECRET-KEY-1"]),
+        ),
+        shape("onion-key", r"ED25519-V3:[A-Za-z0-9+/]{40,}={0,2}", 0, any, words(&["ED25519-V3:"])),
         // The key file itself: a 32-byte header, then 64 key bytes that a lossy read turns into up to 64 chars.
-        shape("onion-key", r"(?s)== ed25519v1-secret: type0 ==.{0,67}", 0, any),
-        shape("onion-key", r"PT0gZWQyNTUxOXYxLXNlY3JldDogdHlwZTAgPT0[A-Za-z0-9+/]*={0,2}", 0, any),
-        shape("onion-key", r"(?i)3d3d206564323535313976312d7365637265743a207479706530203d3d[0-9a-f]*", 0, any),
+        shape(
+            "onion-key",
+            r"(?s)== ed25519v1-secret: type0 ==.{0,67}",
+            0,
+            any,
+            words(&["== ed25519v1-secret: type0 =="]),
+        ),
+        shape(
+            "onion-key",
+            r"PT0gZWQyNTUxOXYxLXNlY3JldDogdHlwZTAgPT0[A-Za-z0-9+/]*={0,2}",
+            0,
+            any,
+            words(&["PT0gZWQyNTUxOXYxLXNlY3JldDogdHlwZTAgPT0"]),
+        ),
+        shape(
+            "onion-key",
+            r"(?i)3d3d206564323535313976312d7365637265743a207479706530203d3d[0-9a-f]*",
+            0,
+            any,
+            words(&["3d3d206564323535313976312d7365637265743a207479706530203d3d"]),
+        ),
         // A client-authorisation key (`.auth_private`): the onion, then the x25519 private key in base32.
-        shape("onion-key", r"(?i)\b[a-z2-7]{56}:descriptor:x25519:([a-z2-7]{52})", 1, any),
+        shape(
+            "onion-key",
+            r"(?i)\b[a-z2-7]{56}:descriptor:x25519:([a-z2-7]{52})",
+            1,
+            any,
+            words(&[":descriptor:x25519:"]),
+        ),
         // WIF: 5/9 (uncompressed) take 51 chars, K/L/c (compressed) 52; 9 and c are testnet and regtest.
-        shape("wif", r"\b(?:[59]B58{50}|[KLc]B58{51})\b", 0, mixed_base58),
+        shape("wif", r"\b(?:[59]B58{50}|[KLc]B58{51})\b", 0, mixed_base58, run(Class::Base58, 51)),
         shape(
             "hex-key",
             r#"(?i)(?:priv(?:ate)?[_-]?key|secret[_-]?key|seckey|privkey|hsm[_-]?secret|master[_-]?key|signing[_-]?key|nostr[_-]?(?:priv|secret|sk))\w*\\?["']?\s*[=:]\s*\\?["']?((?:0x)?[0-9a-fA-F]{64})\b"#,
             1,
             any,
+            words_and_run(&["priv", "secret", "seckey", "hsm", "master", "signing", "nostr"], Class::Hex, 64),
         ),
         // Passwords in URLs (RPC, databases, caches): `scheme://user:password@host`.
-        shape("url-password", r#"://[^\s/@:"'<>\[\]]*:([^\s/@"'<>]+)@"#, 1, not_redacted),
+        shape(
+            "url-password",
+            r#"://[^\s/@:"'<>\[\]]*:([^\s/@"'<>]+)@"#,
+            1,
+            not_redacted,
+            words_around(&["://"], url_with_password),
+        ),
         // Commands that take a password as an argument.
         shape(
             "password",
             r#"(?i)\b(?:walletpassphrase(?:change)?|encryptwallet)\s+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))"#,
             1,
             config_value,
+            words(&["walletpassphrase", "encryptwallet"]),
         ),
-        shape("password", r#"(?i)\bAUTHENTICATE\s+(?:"([^"\n]+)"|([0-9a-f]{16,}))"#, 1, config_value),
+        shape(
+            "password",
+            r#"(?i)\bAUTHENTICATE\s+(?:"([^"\n]+)"|([0-9a-f]{16,}))"#,
+            1,
+            config_value,
+            words(&["authenticate"]),
+        ),
         shape(
             "password",
             &format!(r#"(?i)\s--?[\w\-]*?{keys}(?:=|\s+)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'\-][^\s"']*))"#),
             1,
             config_value,
+            words_around(SECRET_KEY_WORDS, flag_then_value),
         ),
         // Config lines: `key=value` anywhere (ini, env, URL query), `"key": value` anywhere (JSON, also escaped
         // inside a JSON string), `key: value` at the start of a line (YAML, HTTP headers).
@@ -210,12 +407,14 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
             &format!(r#"(?i){keys}\\?["']?\s*=\s*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'&;,)]+))"#),
             1,
             config_value,
+            words_around(SECRET_KEY_WORDS, key_then_separator),
         ),
         shape(
             "password",
             &format!(r#"(?i)["'][\w\-]*{keys}\\?["']?\s*:\s*(?:\\?"([^"\\\n]+)|'([^'\n]+)'|([^\s"',}}\]]+))"#),
             1,
             config_value,
+            words_around(SECRET_KEY_WORDS, key_then_separator),
         ),
         shape(
             "password",
@@ -224,18 +423,122 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
             ),
             1,
             config_value,
+            words_around(SECRET_KEY_WORDS, key_then_separator),
         ),
     ]
 });
 
-/// Every shape as one set, in [`SHAPES`] order. Its lazy DFA gets room for the states of all shapes at once:
-/// with the default cache it rebuilt states on every text and ran slower than the shapes one by one.
-static SHAPE_SET: LazyLock<RegexSet> = LazyLock::new(|| {
-    RegexSetBuilder::new(SHAPES.iter().map(|s| s.re.as_str()))
-        .dfa_size_limit(64 << 20)
-        .build()
-        .expect("the shapes compile")
+/// The words that open a shape's gate, all in one automaton, each with the shapes it opens: one pass over a text
+/// says which shapes may match there. Compared ASCII-case-insensitively, which is looser than a case-sensitive
+/// shape needs and as loose as a `(?i)` one, but for two letters (see [`UNICODE_FOLDS`]).
+struct Triggers {
+    automaton: AhoCorasick,
+    /// Per word of the automaton, the bit of each shape it opens.
+    shapes: Vec<u64>,
+    /// The shapes gated by a byte run alone.
+    ungated: u64,
+}
+
+static TRIGGERS: LazyLock<Triggers> = LazyLock::new(|| {
+    assert!(SHAPES.len() <= 64, "a shape's bit must fit the gate's mask");
+    let mut words: Vec<&str> = Vec::new();
+    let mut shapes: Vec<u64> = Vec::new();
+    let mut ungated = 0;
+    for (i, shape) in SHAPES.iter().enumerate() {
+        if shape.gate.words.is_empty() {
+            ungated |= 1 << i;
+        }
+        for word in shape.gate.words {
+            let at = words.iter().position(|w| w.eq_ignore_ascii_case(word)).unwrap_or_else(|| {
+                words.push(word);
+                shapes.push(0);
+                words.len() - 1
+            });
+            shapes[at] |= 1 << i;
+        }
+    }
+    let automaton = AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .kind(Some(AhoCorasickKind::DFA))
+        .build(&words)
+        .expect("the trigger words build");
+    Triggers { automaton, shapes, ungated }
 });
+
+/// Under `(?i)` a shape's `k` also matches the Kelvin sign and its `s` the long s, which an ASCII comparison of
+/// its trigger words and byte runs cannot see; a text holding either runs every shape.
+const UNICODE_FOLDS: [&str; 2] = ["\u{212A}", "\u{17F}"];
+
+impl Class {
+    fn contains(self, b: u8) -> bool {
+        match self {
+            Class::Hex => b.is_ascii_hexdigit(),
+            Class::Base58 => b.is_ascii_alphanumeric() && !matches!(b, b'0' | b'O' | b'I' | b'l'),
+            Class::Base64 => b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'_' | b'-'),
+        }
+    }
+}
+
+/// Whether `text` holds `min` bytes of `class` in a row. Such a run covers a multiple of `min`, so only the bytes
+/// there are looked at, and only a run through one is measured.
+fn has_run(text: &str, class: Class, min: usize) -> bool {
+    let bytes = text.as_bytes();
+    let mut probe = min - 1;
+    while probe < bytes.len() {
+        if class.contains(bytes[probe]) {
+            let first = bytes[..probe].iter().rposition(|&b| !class.contains(b)).map_or(0, |at| at + 1);
+            let end = bytes[probe..].iter().position(|&b| !class.contains(b)).map_or(bytes.len(), |at| probe + at);
+            if end - first >= min {
+                return true;
+            }
+            probe = end + min;
+        } else {
+            probe += min;
+        }
+    }
+    false
+}
+
+/// The shapes that may match in `text`, one bit each in [`SHAPES`] order.
+fn open_shapes(text: &str) -> u64 {
+    let all = u64::MAX >> (64 - SHAPES.len());
+    if UNICODE_FOLDS.iter().any(|fold| text.contains(fold)) {
+        return all;
+    }
+    let triggers = &*TRIGGERS;
+    let mut open = triggers.ungated;
+    for m in triggers.automaton.find_overlapping_iter(text) {
+        let mut opens = triggers.shapes[m.pattern().as_usize()] & !open;
+        while opens != 0 {
+            let i = opens.trailing_zeros() as usize;
+            opens &= opens - 1;
+            if SHAPES[i].gate.around.is_none_or(|around| around(text, m.start(), m.end())) {
+                open |= 1 << i;
+            }
+        }
+        if open == all {
+            break;
+        }
+    }
+    for (i, shape) in SHAPES.iter().enumerate() {
+        if let Some((class, min)) = shape.gate.run
+            && open & (1 << i) != 0
+            && !has_run(text, class, min)
+        {
+            open &= !(1 << i);
+        }
+    }
+    open
+}
+
+fn find_shape(shape: &Shape, text: &str, out: &mut Vec<Finding>) {
+    for caps in shape.re.captures_iter(text) {
+        let Some(m) = (shape.group..caps.len()).find_map(|g| caps.get(g)) else { continue };
+        if (shape.accept)(m.as_str()) {
+            out.push(Finding { range: m.range(), kind: shape.kind.to_owned() });
+        }
+    }
+}
 
 /// Kinds that name where a value sits rather than what it is; a specific shape over the same bytes names the
 /// secret better (`token=cashuA...` is a Cashu token).
@@ -245,14 +548,12 @@ fn generic(kind: &str) -> bool {
 
 /// Finds every secret shape in `text`, plus seed phrases. Ranges may overlap; [`merge`] settles them.
 pub(super) fn find_shapes(text: &str, out: &mut Vec<Finding>) {
-    // One pass of all shapes at once says which to run for their captures: most texts hold none, and running
-    // each shape's own search (and its capture buffers) on every string of a body cost more than the rest.
-    for shape in SHAPE_SET.matches(text).iter().map(|i| &SHAPES[i]) {
-        for caps in shape.re.captures_iter(text) {
-            let Some(m) = (shape.group..caps.len()).find_map(|g| caps.get(g)) else { continue };
-            if (shape.accept)(m.as_str()) {
-                out.push(Finding { range: m.range(), kind: shape.kind.to_owned() });
-            }
+    // One pass of the trigger words says which shapes may match: most texts open a few, and running every
+    // shape's search (or all of them as one set) on every string of a body cost more than the rest.
+    let open = open_shapes(text);
+    for (i, shape) in SHAPES.iter().enumerate() {
+        if open & (1 << i) != 0 {
+            find_shape(shape, text, out);
         }
     }
     for (range, kind) in mnemonic::find(text) {
@@ -368,4 +669,95 @@ pub(super) fn redact(text: &str, findings: &[Finding]) -> String {
     }
     out.push_str(&text[at..]);
     out
+}
+
+/// [`find_shapes`] without the gates: every shape runs on the whole text. The reference the gates are held to.
+#[cfg(test)]
+fn find_shapes_unfiltered(text: &str, out: &mut Vec<Finding>) {
+    for shape in SHAPES.iter() {
+        find_shape(shape, text, out);
+    }
+    for (range, kind) in mnemonic::find(text) {
+        out.push(Finding { range, kind: kind.to_owned() });
+    }
+    super::labelled::find(text, out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines of a corpus file of `fixtures/egress/`: as written, with their escapes undone, inside a JSON string
+    /// (escaped once and twice), and each glued to the next, with and without a space.
+    fn texts(name: &str) -> Vec<String> {
+        let path = format!("{}/../../../fixtures/egress/{name}", env!("CARGO_MANIFEST_DIR"));
+        let file = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("corpus {path} is missing: {e}"));
+        let lines: Vec<&str> = file.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+        let unescaped: Vec<String> =
+            lines.iter().map(|l| l.replace("\\n", "\n").replace("\\t", "\t").replace("\\\\", "\\")).collect();
+        let json = |s: &str| serde_json::Value::String(s.to_owned()).to_string();
+        let mut texts: Vec<String> = lines.iter().map(|l| (*l).to_owned()).chain(unescaped.iter().cloned()).collect();
+        texts.extend(unescaped.iter().map(|l| json(l)));
+        texts.extend(unescaped.iter().map(|l| json(&json(l))));
+        texts.extend(unescaped.windows(2).map(|w| w.concat()));
+        texts.extend(unescaped.windows(2).map(|w| w.join(" ")));
+        texts
+    }
+
+    /// The gates never change a finding: on every corpus line, in every context above, the shapes that pass their
+    /// gate find exactly what all shapes find.
+    #[test]
+    fn gates_never_change_what_is_found() {
+        let mut compared = 0;
+        let mut differ = Vec::new();
+        for text in texts("secrets.txt").into_iter().chain(texts("benign.txt")) {
+            let (mut gated, mut all) = (Vec::new(), Vec::new());
+            find_shapes(&text, &mut gated);
+            find_shapes_unfiltered(&text, &mut all);
+            if gated != all {
+                differ.push(format!("{text}\n  gated: {gated:?}\n  all:   {all:?}"));
+            }
+            compared += 1;
+        }
+        assert!(compared > 2000, "only {compared} texts");
+        assert!(differ.is_empty(), "{} of {compared} texts differ:\n{}", differ.len(), differ.join("\n"));
+    }
+
+    /// The contexts a gate looks at, each beside a near miss, and the Unicode letters `(?i)` folds to ASCII.
+    #[test]
+    fn gates_hold_at_their_edges() {
+        let cases = [
+            "--password hunter2x",
+            "a -x-api-key=abcdef",
+            "-password value",
+            "\u{a0}--token abcdefgh",
+            "\"db_pass\\\": \\\"s3cret\"",
+            "Password\u{2003}= hunter22",
+            "credentials=abc123",
+            "passphrase:\tabc123",
+            "postgres://user:pa%40ss@db/x",
+            "http://archy@127.0.0.1:8332/ and http://a:b@c",
+            "PAſſWORD=hunter22",
+            "api_\u{212A}ey=abcdefgh",
+            "nsec1ſ",
+        ];
+        for text in cases {
+            let (mut gated, mut all) = (Vec::new(), Vec::new());
+            find_shapes(text, &mut gated);
+            find_shapes_unfiltered(text, &mut all);
+            assert_eq!(gated, all, "text: {text}");
+        }
+    }
+
+    #[test]
+    fn runs_are_found_wherever_they_sit() {
+        let run = "a".repeat(51);
+        for at in 0..120 {
+            let text = format!("{}{run}{}", " ".repeat(at), " ".repeat(at % 7));
+            assert!(has_run(&text, Class::Base58, 51), "at {at}");
+            assert!(!has_run(&text, Class::Base58, 52), "at {at}");
+        }
+        assert!(!has_run(&format!("{}0{}", "a".repeat(50), "a".repeat(50)), Class::Base58, 51));
+        assert!(has_run("0123456789abcdefABCDEF", Class::Hex, 22));
+    }
 }

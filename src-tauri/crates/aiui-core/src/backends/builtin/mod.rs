@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 pub use intents::{Intent, ScoringPrompt, scoring_prompt};
 
 use super::{BackendError, BackendId, ChatRequest, Cost, Message, ToolCall, Turn, Usage};
-use crate::node::{NodeClient, Package};
+use crate::node::{NodeClient, Package, PackageState};
 use crate::tools::Surface;
 
 /// The model's name as every answer is labelled with it.
@@ -106,17 +106,7 @@ pub fn decide(request: &str, model: &[f32], lexical: bool, packages: &[Package])
     let label = |m: &apps::AppMatch| m.title.clone();
     if best.needs_app() {
         match apps.as_slice() {
-            [] => {
-                return Decision::Ask {
-                    question: format!(
-                        "Which app do you mean? I understood that you want to {} but found no app of that name. \
-                         Your node has: {}.",
-                        best.describe("an app"),
-                        packages.iter().map(|p| p.title.as_str()).collect::<Vec<_>>().join(", ")
-                    ),
-                    choices: packages.iter().take(4).map(|p| best.describe(&p.title)).collect(),
-                };
-            }
+            [] => return which_app(best, packages),
             [one] => {
                 if best_score - second_score < ASK_MARGIN && second != Intent::Other && second != best {
                     let choices = vec![best.describe(&label(one)), second.describe(&label(one))];
@@ -125,7 +115,14 @@ pub fn decide(request: &str, model: &[f32], lexical: bool, packages: &[Package])
                 return Decision::Act { intent: best, app: Some((one.id.clone(), one.title.clone())) };
             }
             several => {
-                let choices: Vec<String> = several.iter().map(|m| best.describe(&label(m))).collect();
+                // Of several equally good names, those the intent can act on; all of them if none can.
+                let actionable = |m: &&apps::AppMatch| {
+                    let installed = packages.iter().any(|p| p.id == m.id && p.state != PackageState::NotInstalled);
+                    installed != (best == Intent::Install)
+                };
+                let fitting: Vec<&apps::AppMatch> = several.iter().filter(actionable).collect();
+                let offered = if fitting.is_empty() { several.iter().collect() } else { fitting };
+                let choices: Vec<String> = offered.iter().map(|m| best.describe(&label(m))).collect();
                 return Decision::Ask { question: format!("Did you mean: {}?", choices.join(", or ")), choices };
             }
         }
@@ -136,6 +133,30 @@ pub fn decide(request: &str, model: &[f32], lexical: bool, packages: &[Package])
         return Decision::Ask { question: format!("Did you mean: {}?", choices.join(", or ")), choices };
     }
     Decision::Act { intent: best, app: None }
+}
+
+/// Asks which app `intent` is for when the request named none the node knows. The node's list mixes installed apps
+/// with ones only in its catalogue: both are said, apart, and the one-tap choices are the apps the intent can act
+/// on (apps not installed for an install, installed ones for everything else).
+fn which_app(intent: Intent, packages: &[Package]) -> Decision {
+    let (installed, catalogue): (Vec<&Package>, Vec<&Package>) =
+        packages.iter().partition(|p| p.state != PackageState::NotInstalled);
+    let titles = |list: &[&Package]| list.iter().map(|p| p.title.as_str()).collect::<Vec<_>>().join(", ");
+    let mut question = format!(
+        "Which app do you mean? I understood that you want to {} but found no app of that name.",
+        intent.describe("an app")
+    );
+    match (installed.is_empty(), catalogue.is_empty()) {
+        (false, _) => question.push_str(&format!(" Installed on your node: {}.", titles(&installed))),
+        (true, false) => question.push_str(" No app is installed on your node yet."),
+        (true, true) => question.push_str(" Your node lists no apps."),
+    }
+    if !catalogue.is_empty() {
+        question.push_str(&format!(" Not installed, available to install: {}.", titles(&catalogue)));
+    }
+    let offered = if intent == Intent::Install { &catalogue } else { &installed };
+    let choices = offered.iter().take(4).map(|p| intent.describe(&p.title)).collect();
+    Decision::Ask { question, choices }
 }
 
 /// The leg.

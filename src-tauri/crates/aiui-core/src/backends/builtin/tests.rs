@@ -35,6 +35,58 @@ fn an_app_intent_without_a_known_app_asks_which() {
     assert!(choices.contains(&"restart LND".to_owned()), "{choices:?}");
 }
 
+/// The devnode's fresh catalogue: three apps are offered but not installed.
+fn mixed_packages() -> Vec<Package> {
+    [
+        ("bitcoin-knots", "Bitcoin Knots", "running"),
+        ("lnd", "LND", "running"),
+        ("electrs", "Electrs", "stopped"),
+        ("mempool", "Mempool", "running"),
+        ("btcpay", "BTCPay Server", "running"),
+        ("nostr-rs-relay", "Nostr Relay", "running"),
+        ("fedimint", "Fedimint Guardian", "not-installed"),
+        ("tailscale", "Tailscale", "not-installed"),
+        ("nextcloud", "Nextcloud", "not-installed"),
+    ]
+    .iter()
+    .map(|(id, title, state)| {
+        serde_json::from_value(json!({"id": id, "title": title, "version": "1", "state": state})).unwrap()
+    })
+    .collect()
+}
+
+const NOT_INSTALLED: [&str; 3] = ["Fedimint Guardian", "Tailscale", "Nextcloud"];
+
+#[test]
+fn asking_which_app_says_what_is_installed_and_offers_only_installed_apps_to_act_on() {
+    // Not the status: a status naming no app is the list.
+    for intent in [Intent::Restart, Intent::Stop, Intent::Start, Intent::Logs, Intent::Uninstall] {
+        let Decision::Ask { question, choices } =
+            decide("do it to wordpress", &favouring(intent, 2.0), false, &mixed_packages())
+        else {
+            panic!("expected a question for {intent:?}")
+        };
+        let (installed, rest) = question.split_once(" Not installed").unwrap_or_else(|| panic!("{question}"));
+        assert!(installed.contains("Installed on your node: Bitcoin Knots, LND, Electrs"), "{question}");
+        for title in NOT_INSTALLED {
+            assert!(!installed.contains(title), "{title} is said to be installed: {question}");
+            assert!(rest.contains(title), "{title} is not mentioned as installable: {question}");
+            assert!(!choices.iter().any(|c| c.contains(title)), "{intent:?} offers {title}: {choices:?}");
+        }
+        assert_eq!(choices.first(), Some(&intent.describe("Bitcoin Knots")), "{choices:?}");
+    }
+}
+
+#[test]
+fn asking_which_app_to_install_offers_only_apps_not_installed() {
+    let Decision::Ask { choices, .. } =
+        decide("install wordpress", &favouring(Intent::Install, 2.0), false, &mixed_packages())
+    else {
+        panic!("expected a question")
+    };
+    assert_eq!(choices, ["install Fedimint Guardian", "install Tailscale", "install Nextcloud"]);
+}
+
 #[test]
 fn a_small_margin_asks_between_the_two_best() {
     let mut scores = favouring(Intent::Restart, 1.0);
