@@ -1,6 +1,6 @@
 //! The secrets inventory of a node: every kind of secret an Archipelago node and its apps hold or print, as data.
 //!
-//! Each entry says why the value is secret, which detector in `secrets.rs`/`mnemonic.rs` catches it and which
+//! Each entry says why the value is secret, which detector in `secrets.rs`/`mnemonic.rs`/`labelled.rs` catches it and which
 //! corpus generator in `fixtures/egress/gen_secrets.py` writes its samples (the corpus line's first field is the
 //! entry's `id`). The corpus test fails when an entry has no sample or a sample is missed.
 //!
@@ -68,6 +68,10 @@ pub const REDACTION_KINDS: &[(&str, &str)] = &[
     ("otpauth", "a two-factor (TOTP) secret"),
     ("age-key", "an age encryption secret key"),
     ("onion-key", "a Tor onion service private key"),
+    ("backup-code", "account backup or recovery codes, which get past two-factor login"),
+    ("totp-key", "a two-factor setup key, which makes every future login code"),
+    ("pairing-phrase", "a pairing phrase, which connects an app to your node"),
+    ("seedqr", "a wallet seed written as SeedQR digits or entropy"),
 ];
 
 /// The inventory. Order follows the money: seeds first, then keys, wallet connections, ecash, node credentials,
@@ -411,6 +415,70 @@ pub const INVENTORY: &[SecretKind] = &[
         "An age secret key decrypts the owner's encrypted backups.",
         "shape: AGE-SECRET-KEY-1 + bech32",
         "age_keys",
+    ),
+    // Known by their label (labelled.rs): the value alone looks like any code, key or word list.
+    entry(
+        "backup-codes",
+        "backup-code",
+        "Backup codes (Google, Nostr bunkers, exchanges) each log in once without the second factor.",
+        "labelled: backup/emergency/scratch codes label, then codes mixing letters and digits, 6+ digits or letter groups",
+        "backup_codes",
+    ),
+    entry(
+        "recovery-codes",
+        "backup-code",
+        "Recovery codes and recovery keys (GitHub, Apple) take over the account when the second factor is lost.",
+        "labelled: recovery codes / recovery key label, then codes (one line, one per line, a JSON list)",
+        "backup_codes",
+    ),
+    entry(
+        "totp-setup-key",
+        "totp-key",
+        "A 2FA setup key is the TOTP seed shown beside the QR code: it makes every future code.",
+        "labelled: secret/setup/2FA/authenticator/TOTP key label, then 16+ base32 in one case, bare or in groups of four",
+        "totp_keys",
+    ),
+    entry(
+        "api-key-by-name",
+        "password",
+        "An API key or token named only by its header or query name (X-Goog-Api-Key, Ocp-Apim-Subscription-Key, X-Auth-Token mid-line, ?key=, &sig=, &appid=, \"API key is ...\") acts on the owner's account.",
+        "labelled: key/token header or label, or query name, then 12+ URL-safe chars with letters and digits",
+        "api_keys_by_name",
+    ),
+    entry(
+        "pairing-phrase",
+        "pairing-phrase",
+        "A Lightning Node Connect pairing phrase (ten list words) connects a remote app to the node.",
+        "labelled: pairing phrase/words label, then 5+ words of one BIP-39 list",
+        "pairing_phrases",
+    ),
+    entry(
+        "labelled-seed-words",
+        "bip39",
+        "Seed words given with their label are the seed (or part of it) whatever their count: 6, 9, 10, 11 words.",
+        "labelled: recovery phrase/seed words/mnemonic label (English, Spanish, French, Italian, Portuguese, Japanese, Chinese, Korean), then 5+ words of one BIP-39 list",
+        "labelled_seed_words",
+    ),
+    entry(
+        "seedqr-standard",
+        "seedqr",
+        "Standard SeedQR is the seed as four digits per word (its BIP-39 index): the QR a SeedSigner scans.",
+        "labelled: SeedQR label, then 48 or 96 digits of groups <= 2047; unlabelled: exactly 48 or 96 digits, groups <= 2047, valid checksum",
+        "seedqrs",
+    ),
+    entry(
+        "seedqr-compact",
+        "seedqr",
+        "Compact SeedQR is the seed's raw entropy: 128 or 256 bits.",
+        "labelled: Compact SeedQR/SeedQR label, then exactly 32 or 64 hex digits or 128 or 256 bits",
+        "seedqrs",
+    ),
+    entry(
+        "seed-table-columns",
+        "bip39",
+        "A seed written as a table in columns is the whole wallet; its reading order interleaves the phrase.",
+        "labelled: block of 2+ lines of 2+ words of one BIP-39 list, 12+ words, numbered, or in columns with a seed label, a phrase length or a checksum",
+        "seed_tables",
     ),
 ];
 
