@@ -274,7 +274,8 @@ async fn store() {
     println!("{:<40} {:>10} {:>10}", "", "p50 ms", "p99 ms");
     println!("{:<40} {:>10.2} {:>10.2}", "10 earlier messages", ms(small.p50), ms(small.p99));
     println!("{:<40} {:>10.2} {:>10.2}", "10 000 earlier messages", ms(large.p50), ms(large.p99));
-    println!("{:<40} {:>9.2}x   goal <= 2x: {}", "ratio", ratio, if ratio <= 2.0 { "met" } else { "MISSED" });
+    // The window is fixed, and earlier turns are remembered screened: nothing but new text should cost.
+    println!("{:<40} {:>9.2}x   goal <= 1.3x: {}", "ratio", ratio, if ratio <= 1.3 { "met" } else { "MISSED" });
     println!();
 }
 

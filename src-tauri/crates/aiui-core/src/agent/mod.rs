@@ -8,7 +8,6 @@ mod events;
 mod stop;
 mod streamed;
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 
 use serde_json::Value;
@@ -20,7 +19,7 @@ pub use stop::Stop;
 use crate::backends::chain::{Chain, TurnContext};
 use crate::backends::{BackendError, BackendId, ChatRequest, Message, StepCost, ToolCall, Turn};
 use crate::budget::{BudgetStore, PaymentPolicy};
-use crate::egress::{KnownSecret, Screen};
+use crate::egress::{KnownSecret, Screen, Screens};
 use crate::gate::{Gate, Proposal, Requester, Verdict};
 use crate::node::{Mint, NodeClient, NodeError};
 use crate::store::{ConversationId, Store, StoreError};
@@ -108,10 +107,9 @@ pub struct Agent {
     pub config: Arc<RwLock<OperatorConfig>>,
     /// The allowance; without one, paid legs are never selected.
     pub budget: Option<Arc<BudgetStore>>,
-    /// What each conversation's screen is made from: the known secrets, and the texts found clean anywhere.
-    blank_screen: Screen,
-    /// One screen per conversation, so an onion address gets the same placeholder in every turn.
-    screens: Mutex<HashMap<ConversationId, Screen>>,
+    /// One screen per recently used conversation, so an onion address gets the same placeholder in every turn
+    /// and earlier turns are not screened again; made from the known secrets.
+    screens: Mutex<Screens<ConversationId>>,
     /// What the node's mint list said the last time a turn read it, for the allowance meter.
     node_mints: Mutex<Option<NodeMints>>,
 }
@@ -152,8 +150,7 @@ impl Agent {
             store,
             config,
             budget: None,
-            blank_screen: Screen::new(known_secrets),
-            screens: Mutex::new(HashMap::new()),
+            screens: Mutex::new(Screens::new(Screen::new(known_secrets))),
             node_mints: Mutex::new(None),
         }
     }
@@ -234,20 +231,19 @@ impl Agent {
         // What the owner was told about legs passed over, so a tool loop says it once.
         let mut told = Vec::new();
         let mut spent = TurnSpend::default();
-        let mut history = self.store.recent_messages(conversation, HISTORY_WINDOW)?;
+        let mut request = ChatRequest {
+            system: config.system_prompt.clone(),
+            messages: self.store.recent_messages(conversation, HISTORY_WINDOW)?,
+            tools: self.registry.defs(&config.grants),
+            max_tokens: config.max_tokens,
+        };
         let user = Message::User { text: text.to_owned() };
-        history.push(user.clone());
+        request.messages.push(user.clone());
         // The owner's message is stored once a leg accepted it (or the local leg will see it unscreened): a
         // message the egress screen blocks is not kept, so a seed phrase pasted by mistake is not written to disk.
         let mut user_stored = false;
 
         for _step in 0..MAX_STEPS {
-            let request = ChatRequest {
-                system: config.system_prompt.clone(),
-                messages: history.clone(),
-                tools: self.registry.defs(&config.grants),
-                max_tokens: config.max_tokens,
-            };
             let turn = match self.step(conversation, &request, &context, events, stop, &mut told).await {
                 Ok(turn) => turn,
                 Err(StepEnd { reason, message, partial: Some((text, backend)) }) => {
@@ -283,7 +279,7 @@ impl Agent {
             let assistant = Message::Assistant { text: turn.text.clone(), tool_calls: turn.tool_calls.clone() };
             let step_cost = StepCost { usage: turn.usage, cost: turn.cost };
             self.store.append_answer(conversation, &assistant, Some(&turn.backend), Some(&step_cost))?;
-            history.push(assistant);
+            request.messages.push(assistant);
             spent.add(&step_cost);
             emit(events, Event::Spent { backend: turn.backend.clone(), step: step_cost, turn: spent });
             if !turn.text.is_empty() {
@@ -318,7 +314,7 @@ impl Agent {
                     }
                 };
                 self.store.append_message(conversation, &result, None)?;
-                history.push(result);
+                request.messages.push(result);
             }
             if let Some((reason, message)) = declined {
                 return self.stop(conversation, events, reason, message, true);
@@ -364,13 +360,17 @@ impl Agent {
             };
             let leg = &self.chain.legs()[index];
             let mut body = leg.request_body(&id, request);
-            if leg.is_cloud() {
-                let mut screens = self.screens.lock().unwrap_or_else(|p| p.into_inner());
-                let screen =
-                    screens.entry(conversation.clone()).or_insert_with(|| self.blank_screen.for_another_conversation());
-                // Origins are read from the body as built, since screening rewrites strings but not structure.
-                let as_built = body.clone();
-                match screen.screen_body(&mut body, &|pointer| leg.origin_of(&as_built, pointer)) {
+            // Held for the whole step: the answer is revealed with the table that screened the request, even if
+            // the conversation's screen is let go meanwhile.
+            let screen =
+                leg.is_cloud().then(|| self.screens.lock().unwrap_or_else(|p| p.into_inner()).get(conversation));
+            if let Some(screen) = &screen {
+                let screened = screen
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .screen_request(&mut body, &|built, pointer| leg.origin_of(built, pointer));
+                self.screens.lock().unwrap_or_else(|p| p.into_inner()).note_size(conversation, screen);
+                match screened {
                     Ok(report) => {
                         let redacted: usize = report.redactions.iter().map(|(_, n)| n).sum();
                         if redacted > 0 {
@@ -395,12 +395,12 @@ impl Agent {
             // What the owner sees as it is written: a cloud leg's placeholders revealed, never half of one.
             let streamed = streamed::Streamed::default();
             let on_delta = |piece: &str| {
-                let shown = if leg.is_cloud() {
-                    let screens = self.screens.lock().unwrap_or_else(|p| p.into_inner());
-                    let screen = screens.get(conversation);
-                    streamed.push(piece, &|text: &str| screen.map_or_else(|| text.to_owned(), |s| s.reveal(text)))
-                } else {
-                    streamed.push(piece, &str::to_owned)
+                let shown = match &screen {
+                    Some(screen) => {
+                        let screen = screen.lock().unwrap_or_else(|p| p.into_inner());
+                        streamed.push(piece, &|text: &str| screen.reveal(text))
+                    }
+                    None => streamed.push(piece, &str::to_owned),
                 };
                 if let Some(text) = shown {
                     emit(events, Event::TextDelta { text, backend: id.clone() });
@@ -422,7 +422,7 @@ impl Agent {
                     }
                 };
                 if stop.is_stopped() {
-                    let partial = result.ok().map(|turn| self.reveal_if(leg.is_cloud(), conversation, turn));
+                    let partial = result.ok().map(|turn| reveal(screen.as_deref(), turn));
                     let partial = partial.filter(|t| !t.text.is_empty()).map(|t| (t.text, t.backend));
                     return Err(StepEnd { reason: StopReason::Stopped, message: STOPPED_MESSAGE.into(), partial });
                 }
@@ -438,7 +438,7 @@ impl Agent {
                 }
             };
             match result {
-                Ok(turn) => return Ok(self.reveal_if(leg.is_cloud(), conversation, turn)),
+                Ok(turn) => return Ok(reveal(screen.as_deref(), turn)),
                 Err(BackendError::CutOff { backend, reason, .. }) => {
                     tracing::warn!(leg = leg.name(), %reason, "the answer was cut off mid-way");
                     let message = format!(
@@ -470,24 +470,6 @@ impl Agent {
                 Err(e) => return Err(StepEnd::plain(StopReason::BackendFailed, backend_message(&e))),
             }
         }
-    }
-
-    fn reveal_if(&self, cloud: bool, conversation: &ConversationId, turn: Turn) -> Turn {
-        if cloud { self.reveal(conversation, turn) } else { turn }
-    }
-
-    /// Puts the real values back behind the placeholders a cloud leg saw, so a tool call that names `[lan-ip-1]`
-    /// reaches the real address and the owner reads real names. Redacted secrets cannot come back.
-    fn reveal(&self, conversation: &ConversationId, mut turn: Turn) -> Turn {
-        let screens = self.screens.lock().unwrap_or_else(|p| p.into_inner());
-        let Some(screen) = screens.get(conversation) else { return turn };
-        turn.text = screen.reveal(&turn.text);
-        for call in &mut turn.tool_calls {
-            if let Ok(arguments) = &mut call.arguments {
-                reveal_strings(screen, arguments);
-            }
-        }
-        turn
     }
 
     /// Validates, gates and runs one tool call. Returns the result for the model, and a stop if the owner
@@ -626,6 +608,21 @@ impl Agent {
         emit(events, Event::Stopped { reason, message: message.clone() });
         Ok(TurnOutcome::Stopped { reason, message })
     }
+}
+
+/// Puts the real values back behind the placeholders a cloud leg saw (`screen` screened its request; none for a
+/// local leg), so a tool call that names `[lan-ip-1]` reaches the real address and the owner reads real names.
+/// Redacted secrets cannot come back.
+fn reveal(screen: Option<&Mutex<Screen>>, mut turn: Turn) -> Turn {
+    let Some(screen) = screen else { return turn };
+    let screen = screen.lock().unwrap_or_else(|p| p.into_inner());
+    turn.text = screen.reveal(&turn.text);
+    for call in &mut turn.tool_calls {
+        if let Ok(arguments) = &mut call.arguments {
+            reveal_strings(&screen, arguments);
+        }
+    }
+    turn
 }
 
 fn reveal_strings(screen: &Screen, value: &mut Value) {

@@ -19,6 +19,10 @@ mod identity;
 pub mod inventory;
 mod labelled;
 mod mnemonic;
+mod request;
+#[cfg(test)]
+mod request_tests;
+mod screens;
 mod secrets;
 #[cfg(test)]
 mod tests;
@@ -31,6 +35,7 @@ use serde_json::Value;
 
 use crate::Secret;
 use identity::Placeholders;
+pub use screens::Screens;
 use secrets::Known;
 
 /// Where a piece of text in the outbound body came from. Only the owner's own words are blocked rather than
@@ -156,12 +161,14 @@ impl fmt::Display for Report {
 /// A turn sends the conversation's history again, so a screen remembers what it made of each text and screens
 /// only what is new. Texts it found nothing in are remembered once for every screen made with
 /// [`Screen::for_another_conversation`] (they share the known secrets, the only other input); texts it changed
-/// are remembered per conversation, since their placeholders are that conversation's.
+/// are remembered per conversation, since their placeholders are that conversation's. [`Screen::screen_request`]
+/// also remembers each message of its latest request whole, so an earlier message costs a lookup, not a walk.
 pub struct Screen {
     known: Arc<[Known]>,
     placeholders: Placeholders,
     clean: Arc<Mutex<CleanTexts>>,
     changed: ChangedTexts,
+    remembered: request::Remembered,
 }
 
 impl fmt::Debug for Screen {
@@ -231,7 +238,13 @@ impl Screen {
     /// A screen that also catches `known` values. An empty value is ignored: it would match everywhere.
     pub fn new(known: Vec<KnownSecret>) -> Self {
         let known = known.iter().filter_map(|k| Known::new(&k.label, k.value.expose())).collect();
-        Self { known, placeholders: Placeholders::default(), clean: Arc::default(), changed: ChangedTexts::default() }
+        Self {
+            known,
+            placeholders: Placeholders::default(),
+            clean: Arc::default(),
+            changed: ChangedTexts::default(),
+            remembered: request::Remembered::default(),
+        }
     }
 
     /// A screen for another conversation: the same known secrets, and the texts already found clean, with a
@@ -242,8 +255,18 @@ impl Screen {
             placeholders: Placeholders::default(),
             clean: self.clean.clone(),
             changed: ChangedTexts::default(),
+            remembered: request::Remembered::default(),
         }
     }
+
+    /// The bytes this conversation's memory of screened texts and request elements holds, roughly (the texts
+    /// found clean are shared, and counted by nobody's screen). Below [`Screen::MEMORY_LIMIT`].
+    pub fn memory_bytes(&self) -> usize {
+        self.changed.bytes + self.remembered.bytes() + self.placeholders.len() * 64
+    }
+
+    /// What one conversation's screen remembers at most, besides its placeholder table.
+    pub const MEMORY_LIMIT: usize = ChangedTexts::LIMIT + request::Remembered::LIMIT;
 
     /// Screens one piece of text. Owner text that holds a G-B1 secret is [`Screened::Blocked`]; text of any other
     /// origin has its secrets redacted. G-B2 placeholders apply to every origin.
@@ -329,7 +352,12 @@ impl Screen {
     /// Returns `Err(Blocked)` when any owner string holds a secret. The body is then partly screened and must
     /// not be sent.
     pub fn screen_body(&mut self, body: &mut Value, origin_of: &dyn Fn(&str) -> Origin) -> Result<Report, Blocked> {
-        let mut walk = Walk { screen: self, origin_of, report: Report::default(), blocked: Vec::new() };
+        let mut walk = Walk {
+            screen: self,
+            origins: Origins::ByPointer(origin_of),
+            report: Report::default(),
+            blocked: Vec::new(),
+        };
         let mut path = String::new();
         walk.value(body, &mut path);
         let Walk { report, blocked, .. } = walk;
@@ -345,9 +373,28 @@ impl Screen {
 
 struct Walk<'a> {
     screen: &'a mut Screen,
-    origin_of: &'a dyn Fn(&str) -> Origin,
+    origins: Origins<'a>,
     report: Report,
     blocked: Vec<String>,
+}
+
+/// Where a [`Walk`] learns each string's origin.
+enum Origins<'a> {
+    /// Asked of the caller by the string's JSON pointer.
+    ByPointer(&'a dyn Fn(&str) -> Origin),
+    /// Read before the walk, one per string in walk order (see [`request::origins_in`]): the caller's function
+    /// reads the body, which the walk rewrites.
+    Listed(std::vec::IntoIter<Origin>),
+}
+
+impl Origins<'_> {
+    fn of(&mut self, path: &str) -> Origin {
+        match self {
+            Self::ByPointer(origin_of) => origin_of(path),
+            // Never short, since both walks visit the same strings; were it short, the strictest origin.
+            Self::Listed(listed) => listed.next().unwrap_or(Origin::Owner),
+        }
+    }
 }
 
 impl Walk<'_> {
@@ -361,7 +408,7 @@ impl Walk<'_> {
             Value::Array(items) => {
                 for (i, item) in items.iter_mut().enumerate() {
                     let len = path.len();
-                    path.push_str(&format!("/{i}"));
+                    push_index(path, i);
                     self.value(item, path);
                     path.truncate(len);
                 }
@@ -369,8 +416,7 @@ impl Walk<'_> {
             Value::Object(map) => {
                 for (key, mut item) in std::mem::take(map) {
                     let len = path.len();
-                    path.push('/');
-                    path.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                    push_key(path, &key);
                     self.value(&mut item, path);
                     let key = self.string(&key, path).unwrap_or(key);
                     path.truncate(len);
@@ -383,7 +429,8 @@ impl Walk<'_> {
 
     /// The screened text, or `None` when it is blocked.
     fn string(&mut self, text: &str, path: &str) -> Option<String> {
-        match self.screen.screen_text(text, (self.origin_of)(path)) {
+        let origin = self.origins.of(path);
+        match self.screen.screen_text(text, origin) {
             Screened::Clean { text, report } => {
                 self.report.merge(report);
                 Some(text)
@@ -393,6 +440,22 @@ impl Walk<'_> {
                 None
             }
         }
+    }
+}
+
+/// Appends `/<index>` to a JSON pointer.
+fn push_index(path: &mut String, index: usize) {
+    use std::fmt::Write;
+    let _ = write!(path, "/{index}");
+}
+
+/// Appends `/<key>` to a JSON pointer, escaped as RFC 6901 says.
+fn push_key(path: &mut String, key: &str) {
+    path.push('/');
+    if key.contains(['~', '/']) {
+        path.push_str(&key.replace('~', "~0").replace('/', "~1"));
+    } else {
+        path.push_str(key);
     }
 }
 
