@@ -258,33 +258,3 @@ async fn a_restart_naming_no_app_offers_only_installed_apps() {
     }
     assert!(installed_part.contains("LND"), "{text}");
 }
-
-/// The tree layout (shared beginnings decoded once, last tokens not at all) only saves work: every candidate's
-/// calibrated score is what the flat layout, one sequence per candidate token by token, gives.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_tree_layout_scores_as_every_candidate_decoded_on_its_own() {
-    use aiui_core::backends::builtin::scoring_prompt;
-    use aiui_llama::{Layout, ScoringTask};
-    let dir = model().path().parent().expect("the model's dir").to_path_buf();
-    let prompt = scoring_prompt();
-    let task = ScoringTask {
-        prefix: prompt.prefix,
-        suffix: prompt.suffix,
-        candidates: prompt.candidates,
-        null_request: prompt.null_request,
-    };
-    let tree = SmolLm::in_dir(&dir).with_scoring(task.clone(), Layout::Tree);
-    let flat = SmolLm::in_dir(&dir).with_scoring(task, Layout::Flat);
-    for request in ["restart the app", "how far is bitcoin synced", "tell me a joke"] {
-        let (by_tree, by_flat) = (tree.score_timed(request).await.unwrap(), flat.score_timed(request).await.unwrap());
-        assert!(by_tree.tokens_decoded < by_flat.tokens_decoded, "{request:?}: the tree decodes fewer tokens");
-        for (t, f) in by_tree.calibrated.iter().zip(&by_flat.calibrated) {
-            assert!(
-                (t - f).abs() < 0.05,
-                "{request:?}: tree {:?} vs flat {:?}",
-                by_tree.calibrated,
-                by_flat.calibrated
-            );
-        }
-    }
-}
