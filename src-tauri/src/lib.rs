@@ -83,6 +83,7 @@ pub fn app<R: Runtime>(builder: Builder<R>) -> Builder<R> {
             windows::create(app.handle())?;
             windows::watch_gate(app.handle());
             windows::watch_lan(app.handle());
+            automation::bench_confirmation(app.handle());
             Ok(())
         })
 }

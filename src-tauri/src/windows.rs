@@ -40,9 +40,10 @@ fn build<R: Runtime>(app: &AppHandle<R>, label: &str) -> tauri::Result<WebviewWi
     if kiosk {
         builder = builder.fullscreen(true).decorations(false).devtools(false);
     }
-    if label == MAIN {
-        builder = crate::first_paint::probe(builder);
-    }
+    builder = match label {
+        MAIN => crate::first_paint::probe(builder),
+        _ => crate::first_paint::probe_confirmation(builder),
+    };
     let window = builder.build()?;
     if label == MAIN {
         // The chat window only: the start is what it saves. The trusted window keeps WebKit's default, since
@@ -134,6 +135,7 @@ pub fn show_trusted<R: Runtime>(app: &AppHandle<R>, confirmation: bool) -> tauri
     window.set_always_on_top(true)?;
     window.set_focus()?;
     if confirmation {
+        crate::first_paint::watch_confirmation(&window);
         app.emit_to(TRUSTED, PENDING_EVENT, ())?;
     }
     Ok(())
