@@ -17,7 +17,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::auth::{self, AllowedHosts, LoginLimits, RateLimiter, Session, Sessions};
+use crate::auth::{self, AllowedHosts, RateLimiter, Session, Sessions};
 use crate::origin::{Origin, Rules};
 use crate::passphrase::StoredHash;
 use crate::turns::{TurnLog, Turns};
@@ -33,12 +33,6 @@ pub(crate) const COOKIE: &str = "aiui_lan";
 /// Event streams one session may hold open at once, and one turn: a page needs one; a reconnect briefly two.
 const STREAMS_PER_SESSION: usize = 4;
 const STREAMS_PER_TURN: usize = 2;
-
-/// Turns per LAN session and per address group: a person chatting never meets them; a script flooding the
-/// owner with confirmations, or spending the allowance, does.
-const TURN_LIMITS_PER_SESSION: LoginLimits = LoginLimits { per_address: 10, overall: usize::MAX, window: MINUTE };
-const TURN_LIMITS_PER_ADDRESS: LoginLimits = LoginLimits { per_address: 20, overall: usize::MAX, window: MINUTE };
-const MINUTE: std::time::Duration = std::time::Duration::from_secs(60);
 
 pub(crate) struct ChatOrigin {
     shared: Arc<Shared>,
@@ -72,13 +66,14 @@ pub(crate) fn origin(shared: Arc<Shared>, lan: StoredHash, trusted_port: u16) ->
         page: "index.html",
         allows: files::chat_allows,
     };
+    let turn_limits = config.turn_limits;
     Arc::new(ChatOrigin {
         shared,
         rules,
         lan: RwLock::new(lan),
         turns: Turns::default(),
-        turns_per_session: RateLimiter::new(TURN_LIMITS_PER_SESSION),
-        turns_per_address: RateLimiter::new(TURN_LIMITS_PER_ADDRESS),
+        turns_per_session: RateLimiter::new(turn_limits.per_session),
+        turns_per_address: RateLimiter::new(turn_limits.per_address),
         trusted_port,
     })
 }

@@ -62,6 +62,8 @@ pub struct WebConfig {
     /// Trust `X-Forwarded-For`/`X-Real-IP`/`X-Forwarded-Host` from a proxy on this machine (the node's nginx).
     pub trust_proxy: bool,
     pub limits: LoginLimits,
+    /// How many turns a LAN session, and an address group, may start within a window.
+    pub turn_limits: TurnLimits,
     /// How long a withdrawal's answer waits for the mint before telling the owner it is still being paid (the
     /// withdrawal itself goes on, in the ledger as in flight).
     pub withdraw_wait: Duration,
@@ -82,6 +84,25 @@ pub struct WebConfig {
     pub lan_approver: LanApprover,
     /// How long an owner session on the trusted origin lives (idle, at most).
     pub trusted_lifetime: auth::Lifetime,
+}
+
+/// The turns LAN users may start: per session and per address group (counted like sign-ins, see [`LoginLimits`]).
+#[derive(Debug, Clone, Copy)]
+pub struct TurnLimits {
+    pub per_session: LoginLimits,
+    pub per_address: LoginLimits,
+}
+
+impl Default for TurnLimits {
+    /// Ten a minute per session, twenty per address group: a person chatting never meets them; a script flooding
+    /// the owner with confirmations, or spending the allowance, does.
+    fn default() -> Self {
+        let minute = Duration::from_secs(60);
+        Self {
+            per_session: LoginLimits { per_address: 10, overall: usize::MAX, window: minute },
+            per_address: LoginLimits { per_address: 20, overall: usize::MAX, window: minute },
+        }
+    }
 }
 
 /// Where the owner approves what LAN users ask. Denying works everywhere.
@@ -121,6 +142,7 @@ impl WebConfig {
             secure_cookies: false,
             trust_proxy: false,
             limits: LoginLimits::default(),
+            turn_limits: TurnLimits::default(),
             withdraw_wait: DEFAULT_WITHDRAW_WAIT,
             header_read_timeout: serve::HEADER_READ_TIMEOUT,
             max_connections: serve::MAX_CONNECTIONS,

@@ -12,6 +12,9 @@ use tokio::sync::watch;
 
 /// How long a finished turn's events stay readable.
 const KEEP_FINISHED: Duration = Duration::from_secs(10 * 60);
+/// How many finished turns of one session stay readable: a page reads only its latest turn (a reconnect, the one
+/// before), and a session chatting for the ten minutes must not hold every answer and tool result it was sent.
+const KEEP_FINISHED_PER_SESSION: usize = 4;
 
 #[derive(Debug)]
 pub struct TurnLog {
@@ -73,7 +76,11 @@ impl TurnLog {
     }
 
     fn expired(&self) -> bool {
-        self.finished_at.lock().unwrap_or_else(|p| p.into_inner()).is_some_and(|at| at.elapsed() > KEEP_FINISHED)
+        self.finished_at().is_some_and(|at| at.elapsed() > KEEP_FINISHED)
+    }
+
+    fn finished_at(&self) -> Option<Instant> {
+        *self.finished_at.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
@@ -84,7 +91,23 @@ impl Turns {
     pub fn insert(&self, id: String, log: std::sync::Arc<TurnLog>) {
         let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
         map.retain(|_, log| !log.expired());
+        let mut finished: Vec<(Instant, String)> = map
+            .iter()
+            .filter(|(_, old)| old.owner == log.owner)
+            .filter_map(|(id, old)| Some((old.finished_at()?, id.clone())))
+            .collect();
+        if finished.len() > KEEP_FINISHED_PER_SESSION {
+            finished.sort_unstable_by_key(|(at, _)| std::cmp::Reverse(*at));
+            for (_, old) in finished.drain(KEEP_FINISHED_PER_SESSION..) {
+                map.remove(&old);
+            }
+        }
         map.insert(id, log);
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).len()
     }
 
     pub fn get(&self, id: &str) -> Option<std::sync::Arc<TurnLog>> {
@@ -111,4 +134,33 @@ pub fn stream(
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    #[test]
+    fn a_session_keeps_only_its_latest_finished_turns_and_never_a_running_one_or_another_session_s() {
+        let turns = Turns::default();
+        let running = Arc::new(TurnLog::new("a".into()));
+        turns.insert("running".into(), running.clone());
+        let other = Arc::new(TurnLog::new("b".into()));
+        other.finish();
+        turns.insert("other".into(), other);
+        for n in 0..50 {
+            let log = Arc::new(TurnLog::new("a".into()));
+            turns.insert(format!("a{n}"), log.clone());
+            log.finish();
+        }
+        // Each insert runs before its own turn finishes: the newest finished ones, the new one, the running one and
+        // the other session's.
+        assert_eq!(turns.len(), KEEP_FINISHED_PER_SESSION + 3, "a session's finished turns are bounded");
+        assert!(turns.get("running").is_some(), "a running turn stays readable");
+        assert!(turns.get("other").is_some(), "another session's turn is not this session's to drop");
+        assert!(turns.get("a49").is_some() && turns.get("a48").is_some(), "the latest turns stay readable");
+        assert!(turns.get("a0").is_none(), "the oldest went");
+    }
 }
