@@ -35,18 +35,19 @@ fn an_app_intent_without_a_known_app_asks_which() {
     assert!(choices.contains(&"restart LND".to_owned()), "{choices:?}");
 }
 
-/// The devnode's fresh catalogue: three apps are offered but not installed.
+/// The devnode's fresh catalogue: three apps are offered but not installed. They come first and between the
+/// installed ones, so that offering the list's first apps would offer them.
 fn mixed_packages() -> Vec<Package> {
     [
+        ("fedimint", "Fedimint Guardian", "not-installed"),
         ("bitcoin-knots", "Bitcoin Knots", "running"),
+        ("tailscale", "Tailscale", "not-installed"),
         ("lnd", "LND", "running"),
         ("electrs", "Electrs", "stopped"),
+        ("nextcloud", "Nextcloud", "not-installed"),
         ("mempool", "Mempool", "running"),
         ("btcpay", "BTCPay Server", "running"),
         ("nostr-rs-relay", "Nostr Relay", "running"),
-        ("fedimint", "Fedimint Guardian", "not-installed"),
-        ("tailscale", "Tailscale", "not-installed"),
-        ("nextcloud", "Nextcloud", "not-installed"),
     ]
     .iter()
     .map(|(id, title, state)| {
