@@ -135,3 +135,70 @@ fn screen_catches_every_inventory_kind_and_leaves_benign_lines_alone() {
     assert!(missed.is_empty(), "{} missed:\n{}", missed.len(), missed.join("\n"));
     assert!(changed.is_empty(), "{} benign lines changed:\n{}", changed.len(), changed.join("\n"));
 }
+
+// Secrets known by their label (egress/labelled.rs): the first sample of each such entry loses its secret and
+// keeps its label, the owner's own words holding one are blocked, and the labels' public neighbours pass.
+
+/// The inventory entries labelled.rs catches.
+const LABELLED: [&str; 9] = [
+    "backup-codes",
+    "recovery-codes",
+    "totp-setup-key",
+    "api-key-by-name",
+    "pairing-phrase",
+    "labelled-seed-words",
+    "seedqr-standard",
+    "seedqr-compact",
+    "seed-table-columns",
+];
+
+/// The first sample of `id` in the secret corpus: (secret, text).
+fn first_sample(id: &str) -> (String, String) {
+    corpus("secrets.txt")
+        .into_iter()
+        .find(|f| f.len() == 3 && f[0] == id)
+        .map(|f| (f[1].clone(), f[2].clone()))
+        .unwrap_or_else(|| panic!("secrets.txt has no sample of {id}"))
+}
+
+#[test]
+fn screen_redacts_each_labelled_kind_and_keeps_the_label() {
+    for id in LABELLED {
+        let kind = inventory::find(id).unwrap_or_else(|| panic!("{id} is not in the inventory")).kind;
+        let (secret, text) = first_sample(id);
+        let label = &text[..text.find(&secret).expect("the text holds its secret")];
+
+        let out = screen(&["--as-tool-result"], &text);
+        let sent = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{id}: a tool result is never blocked: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(!sent.contains(&secret), "{id}: the secret was sent: {sent}");
+        assert!(sent.starts_with(label), "{id}: the label {label:?} was not kept: {sent}");
+        assert!(sent.contains(&format!("[redacted:{kind}]")), "{id}: no [redacted:{kind}] in {sent}");
+
+        let owner = screen(&[], &text);
+        let why = String::from_utf8_lossy(&owner.stderr);
+        assert!(!owner.status.success() && owner.stdout.is_empty(), "{id}: the owner's message was not blocked");
+        assert!(why.contains("BLOCKED") && why.contains(kind) && !why.contains(&secret), "{id}: {why}");
+    }
+}
+
+#[test]
+fn screen_leaves_the_labels_public_neighbours_alone() {
+    let neighbours = [
+        "Backup codes: 10 remaining, generated 2024-05-01",
+        "2FA: on",
+        "API key id: 4821",
+        "Secret key: stored in the keyring, never shown here",
+        "pairing phrase: shown once in Lightning Terminal",
+        "hash 000000000000000000000000000000000000000000000000",
+        "Shopping list\n1. milk      7. coffee\n2. eggs      8. sugar\n3. bread     9. flour\n4. butter   10. rice\n\
+         5. cheese   11. pasta\n6. apples   12. juice",
+    ];
+    for text in neighbours {
+        for args in [&["--as-tool-result"][..], &[]] {
+            let out = screen(args, text);
+            assert!(out.status.success(), "{text:?} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+            assert_eq!(String::from_utf8_lossy(&out.stdout), text, "{args:?}");
+        }
+    }
+}
