@@ -53,7 +53,7 @@ const OWNER_TIMEOUT: Duration = Duration::from_secs(10);
 /// The owner's approving connection, idle this long, sends a request: well inside the header-read timeout, which
 /// also closes a connection idle between requests.
 const KEEP_ALIVE: Duration = Duration::from_millis(500);
-/// An argon2id check's memory (passphrase.rs: m = 19 MiB); lib.rs runs at most two at once.
+/// An argon2id check's memory (passphrase.rs: m = 19 MiB); lib.rs runs one at a time, one more waiting.
 const CHECK_KIB: u64 = 19 * 1024;
 /// The LAN sessions (each its own address) one asker takes turns with: an asker asks about once a second, and
 /// the service lets a session start 10 turns a minute.
@@ -344,7 +344,7 @@ async fn sign_in_burst(svc: &Service, n: usize) -> BurstRow {
 
 fn print_bursts(rows: &[BurstRow]) {
     let mib = |kib: u64| format!("{:.1} MiB", kib as f64 / 1024.0);
-    println!("Wrong trusted-origin sign-ins fired at once (argon2id, 19 MiB a check, at most 2 at a time)");
+    println!("Wrong trusted-origin sign-ins fired at once (argon2id, 19 MiB a check, one at a time, one more waiting)");
     println!(
         "{:>6} {:>5} {:>5} {:>6} {:>10} {:>12} {:>12} {:>12} {:>12} {:>12}",
         "burst", "401", "429", "other", "took", "RSS before", "peak (2 ms)", "VmHWM", "after", "peak-before"

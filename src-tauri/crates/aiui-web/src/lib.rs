@@ -207,24 +207,24 @@ pub(crate) struct Shared {
     pub ui: files::UiDir,
     /// The wallet the owner withdraws from on the trusted origin; `None`: no wallet on this node.
     pub payments: Option<Arc<Payments>>,
-    /// Passphrase checks (argon2id, 19 MiB each) that may run at once, over both origins: a burst of sign-ins is
-    /// refused fast instead of taking hundreds of megabytes.
+    /// Passphrase checks (argon2id, 19 MiB each) that may be asked for at once, over both origins: a burst of
+    /// sign-ins is refused fast instead of queueing without end.
     pub hashing: tokio::sync::Semaphore,
-    /// The two threads the checks run on: always the same two, so the allocator reuses their 19 MiB instead of
-    /// each of the blocking pool's many threads keeping its own.
+    /// The one thread the checks run on: a check holds 19 MiB and both cores' worth of work would starve the
+    /// turns of everybody else (the memory itself goes back after each check, passphrase.rs).
     pub hashers: Hashers,
 }
 
 type HashJob = Box<dyn FnOnce() + Send>;
 
-/// [`HASHING_AT_ONCE`] threads that run passphrase checks, one at a time each.
+/// [`HASHER_THREADS`] threads that run passphrase checks, one at a time each.
 pub(crate) struct Hashers(std::sync::mpsc::Sender<HashJob>);
 
 impl Hashers {
     fn start() -> anyhow::Result<Self> {
         let (jobs, queue) = std::sync::mpsc::channel::<HashJob>();
         let queue = Arc::new(std::sync::Mutex::new(queue));
-        for n in 0..HASHING_AT_ONCE {
+        for n in 0..HASHER_THREADS {
             let queue = queue.clone();
             std::thread::Builder::new()
                 .name(format!("aiui-argon2-{n}"))
@@ -243,7 +243,8 @@ impl Hashers {
         Ok(Self(jobs))
     }
 
-    /// Runs `check` on one of the threads (the caller holds a [`Shared::hashing`] permit, so it never queues long).
+    /// Runs `check` on one of the threads (the caller holds a [`Shared::hashing`] permit, so it never waits for more
+    /// than one other check).
     async fn run(&self, check: impl FnOnce() -> bool + Send + 'static) -> Result<bool, ApiError> {
         let (answer, answered) = tokio::sync::oneshot::channel();
         let job: HashJob = Box::new(move || {
@@ -254,8 +255,11 @@ impl Hashers {
     }
 }
 
-/// How many argon2 checks run at once (two cores: one each).
+/// How many argon2 checks may be asked for at once: one running, one waiting (~20 ms); a third is refused (429).
 pub(crate) const HASHING_AT_ONCE: usize = 2;
+/// How many threads run them: one, so a burst of sign-ins holds one check's 19 MiB and one core, and a check takes
+/// ~20 ms, far faster than people sign in.
+const HASHER_THREADS: usize = 1;
 /// The longest passphrase (or code) checked; anything longer is refused before it is hashed.
 pub(crate) const MAX_SECRET_BYTES: usize = 1024;
 

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use aiui_core::Secret;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::{Algorithm, Argon2, Params, Version};
+use argon2::password_hash::{Output, PasswordHash, PasswordHasher, SaltString};
+use argon2::{Algorithm, Argon2, Block, Params, Version};
 
 /// The shortest passphrase accepted: a LAN passphrase guards the node assistant; an approval passphrase guards
 /// actions on the node.
@@ -100,8 +100,51 @@ impl StoredHash {
     /// Whether `candidate` is the passphrase. Slow on purpose (argon2id): call it off the async threads.
     pub fn verify(&self, candidate: &str) -> bool {
         let Ok(hash) = PasswordHash::new(&self.0) else { return false };
-        argon2().verify_password(candidate.as_bytes(), &hash).is_ok()
+        verify_with(&hash, candidate.as_bytes()).unwrap_or(false)
     }
+}
+
+/// The capacity of a check's memory, in 1 KiB blocks: above glibc's largest mmap threshold (32 MiB on 64-bit), so
+/// the allocator maps it on its own and unmaps it when the check ends. A buffer of the 19 MiB the check uses is
+/// instead kept by the allocator after it is freed: over 200 LAN sign-ins the service grew by ~190 MB
+/// (benches/soak.rs). The part beyond what the check uses is never touched, so it is never resident.
+const MAPPED_BLOCKS: usize = 33 * 1024;
+
+/// The most memory a stored hash may ask a check for (64 MiB): a hash file edited to ask for gigabytes is refused
+/// rather than obeyed.
+const MAX_BLOCKS: usize = 64 * 1024;
+
+/// `PasswordVerifier::verify_password`, with memory allocated as [`MAPPED_BLOCKS`] says: `None` when the hash
+/// cannot be checked.
+fn verify_with(hash: &PasswordHash<'_>, candidate: &[u8]) -> Option<bool> {
+    let algorithm = Algorithm::try_from(hash.algorithm).ok()?;
+    let version = match hash.version {
+        Some(v) => Version::try_from(v).ok()?,
+        None => Version::default(),
+    };
+    let params = Params::try_from(hash).ok()?;
+    let expected = hash.hash?;
+    let mut salt = [0u8; 64];
+    let salt = hash.salt?.decode_b64(&mut salt).ok()?;
+    let count = params.block_count();
+    if count > MAX_BLOCKS {
+        tracing::warn!(blocks = count, "a stored passphrase hash asks for more memory than any this service makes");
+        return None;
+    }
+    let mut blocks: Vec<Block> = Vec::with_capacity(count.max(MAPPED_BLOCKS));
+    blocks.resize(count, Block::default());
+    let mut out = vec![0u8; expected.len()];
+    let hashed = Argon2::new(algorithm, version, params).hash_password_into_with_memory(
+        candidate,
+        salt,
+        &mut out,
+        &mut blocks[..],
+    );
+    // What the check left there is derived from the candidate: wiped, wherever an allocator puts it next.
+    blocks.fill(Block::default());
+    hashed.ok()?;
+    // Output's equality is constant-time.
+    Some(Output::new(&out).ok()? == expected)
 }
 
 /// The approval TOTP secret (RFC 6238, SHA-1, 6 digits, 30 s), kept base32 in a 0600 file: a TOTP secret must be
@@ -131,5 +174,47 @@ pub fn load_totp(data_dir: &Path) -> Result<Option<totp_rs::TOTP>, PassphraseErr
         Ok(text) => totp(&text).map(Some).map_err(|e| PassphraseError::Hash(format!("{}: {e}", path.display()))),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(source) => Err(PassphraseError::Io { path: path.display().to_string(), source }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A PHC string made by argon2's own `PasswordHasher`, with `params`.
+    fn phc(passphrase: &str, params: Params) -> StoredHash {
+        let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
+        let hash = Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+            .hash_password(passphrase.as_bytes(), &salt)
+            .expect("a hash");
+        StoredHash(hash.to_string())
+    }
+
+    #[test]
+    fn the_passphrase_matches_and_nothing_else_does() {
+        let dir = tempfile::tempdir().expect("a dir");
+        set(dir.path(), Kind::Lan, &Secret::new("correct horse battery".to_owned())).expect("set");
+        let stored = StoredHash::load(dir.path(), Kind::Lan).expect("read").expect("a hash");
+        assert!(stored.verify("correct horse battery"));
+        assert!(!stored.verify("correct horse batterY"));
+        assert!(!stored.verify(""));
+    }
+
+    #[test]
+    fn a_check_uses_the_hashs_own_parameters() {
+        // Smaller and larger than the service's own: a hash made by an older or newer build still checks.
+        for params in [Params::new(8 * 1024, 1, 1, None), Params::new(24 * 1024, 3, 1, Some(48))] {
+            let stored = phc("an older passphrase", params.expect("params"));
+            assert!(stored.verify("an older passphrase"), "{}", stored.0);
+            assert!(!stored.verify("an older passphrasf"), "{}", stored.0);
+        }
+    }
+
+    #[test]
+    fn a_hash_asking_for_gigabytes_is_refused_not_obeyed() {
+        let stored = phc("some passphrase", Params::new(8 * 1024, 1, 1, None).expect("params"));
+        let greedy = StoredHash(stored.0.replace("m=8192", "m=4194304"));
+        assert_ne!(greedy.0, stored.0);
+        assert!(!greedy.verify("some passphrase"));
     }
 }

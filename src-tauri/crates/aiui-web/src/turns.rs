@@ -15,6 +15,10 @@ const KEEP_FINISHED: Duration = Duration::from_secs(10 * 60);
 /// How many finished turns of one session stay readable: a page reads only its latest turn (a reconnect, the one
 /// before), and a session chatting for the ten minutes must not hold every answer and tool result it was sent.
 const KEEP_FINISHED_PER_SESSION: usize = 4;
+/// How many finished turns stay readable over all sessions: sign-ins from many addresses would otherwise keep up to
+/// ten minutes of everybody's answers. A page reads its turn within seconds of its end; one that comes back later
+/// finds the answer in the conversation's history.
+const KEEP_FINISHED_IN_ALL: usize = 64;
 
 #[derive(Debug)]
 pub struct TurnLog {
@@ -91,16 +95,24 @@ impl Turns {
     pub fn insert(&self, id: String, log: std::sync::Arc<TurnLog>) {
         let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
         map.retain(|_, log| !log.expired());
-        let mut finished: Vec<(Instant, String)> = map
+        let mut finished: Vec<(Instant, &String, bool)> = map
             .iter()
-            .filter(|(_, old)| old.owner == log.owner)
-            .filter_map(|(id, old)| Some((old.finished_at()?, id.clone())))
+            .filter_map(|(id, old)| Some((old.finished_at()?, id, old.owner == log.owner)))
             .collect();
-        if finished.len() > KEEP_FINISHED_PER_SESSION {
-            finished.sort_unstable_by_key(|(at, _)| std::cmp::Reverse(*at));
-            for (_, old) in finished.drain(KEEP_FINISHED_PER_SESSION..) {
-                map.remove(&old);
-            }
+        // Newest first: what is dropped is a session's oldest beyond its share, then anyone's oldest beyond all.
+        finished.sort_unstable_by_key(|(at, _, _)| std::cmp::Reverse(*at));
+        let mut kept_own = 0;
+        let dropped: Vec<String> = finished
+            .iter()
+            .enumerate()
+            .filter(|(n, (_, _, own))| {
+                kept_own += usize::from(*own);
+                *n >= KEEP_FINISHED_IN_ALL || (*own && kept_own > KEEP_FINISHED_PER_SESSION)
+            })
+            .map(|(_, (_, id, _))| (*id).clone())
+            .collect();
+        for old in dropped {
+            map.remove(&old);
         }
         map.insert(id, log);
     }
@@ -162,5 +174,22 @@ mod tests {
         assert!(turns.get("other").is_some(), "another session's turn is not this session's to drop");
         assert!(turns.get("a49").is_some() && turns.get("a48").is_some(), "the latest turns stay readable");
         assert!(turns.get("a0").is_none(), "the oldest went");
+    }
+
+    #[test]
+    fn all_sessions_together_keep_only_the_latest_finished_turns_and_never_a_running_one() {
+        let turns = Turns::default();
+        let running = Arc::new(TurnLog::new("first".into()));
+        turns.insert("running".into(), running.clone());
+        // 200 sign-ins, as many LAN addresses, each with one finished turn.
+        for n in 0..200 {
+            let log = Arc::new(TurnLog::new(format!("session {n}")));
+            log.finish();
+            turns.insert(format!("t{n}"), log);
+        }
+        assert_eq!(turns.len(), KEEP_FINISHED_IN_ALL + 2, "finished turns over all sessions are bounded");
+        assert!(turns.get("running").is_some(), "a running turn stays readable");
+        assert!(turns.get("t199").is_some() && turns.get("t198").is_some(), "the latest turns stay readable");
+        assert!(turns.get("t0").is_none(), "the oldest went");
     }
 }
