@@ -224,11 +224,17 @@ impl<'m> Scorer<'m> {
         let mut rows = Vec::with_capacity(self.candidates.len());
         for (seq, candidate) in self.candidates.iter().enumerate() {
             rows.push(self.batch.n_tokens());
-            for (i, token) in candidate.iter().enumerate() {
+            // A candidate's last token is scored by the logits before it and predicts nothing that is scored, so
+            // it is never decoded: one token fewer per candidate, the same scores.
+            let inputs = &candidate[..candidate.len() - 1];
+            for (i, token) in inputs.iter().enumerate() {
                 self.batch.add(*token, (base + i) as i32, &[seq as i32], true).map_err(|e| failed(&e))?;
             }
         }
-        self.context.decode(&mut self.batch).map_err(|e| failed(&e))?;
+        // Only single-token candidates: nothing more to decode.
+        if self.batch.n_tokens() > 0 {
+            self.context.decode(&mut self.batch).map_err(|e| failed(&e))?;
+        }
         let mut sums = Vec::with_capacity(self.candidates.len());
         for (candidate, row) in self.candidates.iter().zip(rows) {
             let mut sum = log_prob(&first_logits, candidate[0]);

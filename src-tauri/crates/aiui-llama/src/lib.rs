@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, mpsc};
 
-use aiui_core::backends::builtin::{IntentScorer, ScoreFuture, scoring_prompt};
+use aiui_core::backends::builtin::{IntentScorer, ScoreFuture, ScoringPrompt, scoring_prompt};
 use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
@@ -95,6 +95,8 @@ pub struct SmolLm {
     /// Every dir looked in, for the message when the file is in none of them.
     searched: Vec<PathBuf>,
     threads: i32,
+    /// The prompt scored; `None`: the built-in leg's own, [`scoring_prompt`].
+    prompt: Option<ScoringPrompt>,
     worker: OnceLock<Worker>,
     cancelled: Arc<AtomicU64>,
 }
@@ -112,6 +114,7 @@ impl SmolLm {
             path: dir.join(MODEL_FILE),
             searched: vec![dir.to_path_buf()],
             threads: default_threads(),
+            prompt: None,
             worker: OnceLock::new(),
             cancelled: Arc::new(AtomicU64::new(0)),
         }
@@ -138,6 +141,11 @@ impl SmolLm {
         SHARED.get_or_init(|| Arc::new(make())).clone()
     }
 
+    /// Scores `prompt` instead of the leg's own: the bench's baseline, beside the shipped prompt in one run.
+    pub fn with_prompt(self, prompt: ScoringPrompt) -> Self {
+        Self { prompt: Some(prompt), ..self }
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -151,7 +159,7 @@ impl SmolLm {
         self.worker.get_or_init(|| {
             let (jobs, receiver) = mpsc::channel();
             let (loaded, load_reply) = oneshot::channel();
-            let prompt = scoring_prompt();
+            let prompt = self.prompt.clone().unwrap_or_else(scoring_prompt);
             let task = ScoringTask {
                 prefix: prompt.prefix,
                 suffix: prompt.suffix,
