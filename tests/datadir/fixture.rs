@@ -16,6 +16,7 @@ use aiui_core::backends::routstr::Routstr;
 use aiui_core::budget::{BudgetStore, BudgetUpdate, Period};
 use aiui_core::egress::KnownSecret;
 use aiui_core::gate::{AuditLog, Decision, Gate};
+use aiui_core::i18n::Locale;
 use aiui_core::net::guard::AddressPolicy;
 use aiui_core::pay::discovery::Discovery;
 use aiui_core::pay::{Payments, Wallet};
@@ -113,7 +114,8 @@ async fn write_data_dir(data: &DataDir, secrets: &Secrets) -> Value {
     let gate = Arc::new(Gate::new(AuditLog::open(&data.audit_log()).unwrap(), Duration::from_secs(30)));
     let store = Arc::new(Store::open(&data.conversations()).unwrap());
     let known = vec![KnownSecret::new("node-password", PASSWORD)];
-    let config = Arc::new(RwLock::new(OperatorConfig::default()));
+    // English whatever this machine's LANG: the tests read the host's words.
+    let config = Arc::new(RwLock::new(OperatorConfig { locale: Locale::En, ..OperatorConfig::default() }));
     let agent = Arc::new(Agent::new(client, chain, gate, store.clone(), config, known).with_budget(budget.clone()));
 
     let conversation = store.create_conversation("restart lnd").unwrap();

@@ -11,6 +11,7 @@ use aiui_core::backends::ollama::{Ollama, OllamaConfig};
 use aiui_core::budget::{ClaudeAllowance, ClaudeUpdate, Period};
 use aiui_core::egress::KnownSecret;
 use aiui_core::gate::{AuditLog, Decision, Gate};
+use aiui_core::i18n::Locale;
 use aiui_core::pricing::Prices;
 use aiui_core::secrets::{SecretName, Secrets};
 use aiui_core::store::{ConversationId, Store};
@@ -100,7 +101,8 @@ pub async fn harness_full(
     let store = Arc::new(Store::open(&data.path().join("conversations.sqlite3")).unwrap());
     let conversation = store.create_conversation("test").unwrap();
     let known = vec![KnownSecret::new("node-password", PASSWORD), KnownSecret::new("anthropic-api-key", API_KEY)];
-    let config = Arc::new(RwLock::new(OperatorConfig::default()));
+    // English whatever this machine's LANG: the tests read the host's words.
+    let config = Arc::new(RwLock::new(OperatorConfig { locale: Locale::En, ..OperatorConfig::default() }));
     let mut agent = Agent::new(client, chain, gate, store, config, known);
     if let Some(budget) = budget {
         agent = agent.with_budget(budget);

@@ -7,8 +7,14 @@ use archy_devnode::DevNodeConfig;
 
 const PASSWORD: &str = "cli-test-password-9";
 
+/// The CLI in English whatever this machine's locale: the tests read the host's words.
+fn english(mut cmd: Command) -> Command {
+    cmd.env("LC_ALL", "C.UTF-8").env_remove("LC_MESSAGES").env_remove("LANG");
+    cmd
+}
+
 fn aiui_cli(args: &[&str], password: Option<&str>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_aiui-cli"));
+    let mut cmd = english(Command::new(env!("CARGO_BIN_EXE_aiui-cli")));
     cmd.args(args).stdin(Stdio::null()).env_remove("AIUI_NODE_PASSWORD").env_remove("AIUI_NODE_TOTP");
     if let Some(pw) = password {
         cmd.env("AIUI_NODE_PASSWORD", pw);
@@ -122,7 +128,7 @@ fn demo_once_runs_the_checks_against_its_own_node() {
 
 fn aiui_cli_stdin(args: &[&str], stdin: &str) -> Output {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_aiui-cli"))
+    let mut child = english(Command::new(env!("CARGO_BIN_EXE_aiui-cli")))
         .args(args)
         .env_remove("AIUI_NODE_PASSWORD")
         .stdin(Stdio::piped())
@@ -330,7 +336,7 @@ fn builtin_chat(input: &str) -> String {
 fn chat_demo_without_cloud(input: &str, env: &[(&str, &str)]) -> String {
     let data = tempfile::tempdir().unwrap();
     let data_dir = data.path().to_str().unwrap().to_owned();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_aiui-cli"))
+    let mut child = english(Command::new(env!("CARGO_BIN_EXE_aiui-cli")))
         .args(["chat", "--demo", "--ollama", "http://127.0.0.1:9/", "--claude-url", "http://127.0.0.1:9/"])
         .args(["--data-dir", &data_dir])
         .env_remove("AIUI_MODEL_DIR")
@@ -411,7 +417,7 @@ fn chat_offers_numbered_choices_when_the_built_in_model_asks_and_a_number_picks_
 
 /// Runs `aiui-cli serve <args>` (a subcommand of it) with `stdin` fed in; returns its output.
 fn serve_command(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_aiui-cli"))
+    let mut child = english(Command::new(env!("CARGO_BIN_EXE_aiui-cli")))
         .arg("serve")
         .args(args)
         .stdin(Stdio::piped())
@@ -436,7 +442,7 @@ async fn serve_sessions_lists_and_revokes_the_running_services_sessions_from_ano
         let out = serve_command(&[action, "--data-dir", &dir], secret);
         assert!(out.status.success(), "{}", text(&out.stderr));
     }
-    let mut service = Command::new(env!("CARGO_BIN_EXE_aiui-cli"))
+    let mut service = english(Command::new(env!("CARGO_BIN_EXE_aiui-cli")))
         .args(["serve", "--demo", "--no-builtin", "--data-dir", &dir, "--listen", "127.0.0.1:0"])
         .args([
             "--trusted-listen",
@@ -560,7 +566,7 @@ async fn chat_prints_the_answer_as_it_is_written_and_ctrl_c_stops_the_turn_not_t
     use std::io::{BufRead, Write};
     let ollama = slow_streaming_ollama().await;
     let data = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_aiui-cli"))
+    let mut child = english(Command::new(env!("CARGO_BIN_EXE_aiui-cli")))
         .args(["chat", "--demo", "--no-builtin", "--ollama", &ollama, "--claude-url", "http://127.0.0.1:9/"])
         .args(["--data-dir", data.path().to_str().unwrap()])
         .env_remove("AIUI_NODE_PASSWORD")

@@ -12,6 +12,7 @@ pub mod faults;
 #[cfg(test)]
 mod fuzz;
 pub mod gate;
+pub mod i18n;
 pub mod net;
 pub mod node;
 pub mod paths;

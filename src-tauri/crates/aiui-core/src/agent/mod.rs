@@ -21,6 +21,7 @@ use crate::backends::{BackendError, BackendId, ChatRequest, Message, StepCost, T
 use crate::budget::{BudgetStore, PaymentPolicy};
 use crate::egress::{KnownSecret, Screen, Screens};
 use crate::gate::{Gate, Proposal, Requester, Verdict};
+use crate::i18n::{self, Locale};
 use crate::node::{Mint, NodeClient, NodeError};
 use crate::store::{ConversationId, Store, StoreError};
 use crate::tools::{self, Grants, Registry, ToolError, ValidatedCall, summary};
@@ -55,10 +56,12 @@ impl StepEnd {
     }
 }
 
-/// Who asked for the turn, and its Stop: what a tool call needs to open and wait on a confirmation.
+/// Who asked for the turn, its Stop, and the language of the turn's config: what a tool call needs to open and
+/// wait on a confirmation.
 struct Asked<'a> {
     requester: &'a Requester,
     stop: &'a Stop,
+    locale: Locale,
 }
 
 /// What the operator sets on trusted surfaces. The loop reads a snapshot at the start of each turn and never
@@ -68,6 +71,8 @@ pub struct OperatorConfig {
     pub grants: Grants,
     pub system_prompt: String,
     pub max_tokens: u32,
+    /// The language of the host's own text: confirmation summaries and why an action was not done.
+    pub locale: Locale,
 }
 
 impl Default for OperatorConfig {
@@ -79,6 +84,8 @@ impl Default for OperatorConfig {
                             Actions that change the node are confirmed by the owner; if the owner declines, accept it."
                 .into(),
             max_tokens: 1024,
+            // The environment's language until the operator picks one (LANG=C and unset mean English).
+            locale: Locale::from_env(),
         }
     }
 }
@@ -306,7 +313,7 @@ impl Agent {
                         is_error: true,
                     },
                     None => {
-                        let asked = Asked { requester, stop };
+                        let asked = Asked { requester, stop, locale: config.locale };
                         let (result, ended) =
                             self.run_tool(conversation, call, &config.grants, &turn.backend, &asked, events).await?;
                         declined = ended;
@@ -563,7 +570,8 @@ impl Agent {
         {
             tracing::error!(error = %store, "a notice could not be stored");
         }
-        let summary = summary::action_summary(call.tool.method, app, version, packages.as_deref().ok());
+        let locale = asked.locale;
+        let summary = summary::action_summary(locale, call.tool.method, app, version, packages.as_deref().ok());
         let proposal = Proposal {
             tool: call.tool.name.to_owned(),
             rpc_method: call.tool.method.spec().rpc_name.to_owned(),
@@ -573,7 +581,10 @@ impl Agent {
             backend: backend.clone(),
             requester: asked.requester.clone(),
         };
-        let waiter = self.gate.open(proposal).map_err(|e| (StopReason::Denied, format!("Not done: {summary}. {e}")))?;
+        let waiter = self.gate.open(proposal).map_err(|e| {
+            let args = [("summary", summary.as_str().into()), ("error", e.to_string().into())];
+            (StopReason::Denied, i18n::text(locale, "confirm-not-done", &args))
+        })?;
         emit(events, Event::AwaitingConfirmation { request: waiter.request.clone() });
         let id = waiter.request.id.clone();
         let verdict = tokio::select! {
@@ -586,10 +597,13 @@ impl Agent {
         };
         match verdict {
             Verdict::Allowed => Ok(id),
-            Verdict::Denied => Err((StopReason::Denied, format!("You declined: {summary}. Nothing was changed."))),
+            Verdict::Denied => Err((
+                StopReason::Denied,
+                i18n::text(locale, "confirm-declined", &[("summary", summary.as_str().into())]),
+            )),
             Verdict::Expired => Err((
                 StopReason::Expired,
-                format!("Nobody answered the confirmation in time: {summary}. Nothing was changed."),
+                i18n::text(locale, "confirm-expired", &[("summary", summary.as_str().into())]),
             )),
         }
     }

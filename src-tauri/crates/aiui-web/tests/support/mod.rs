@@ -15,6 +15,7 @@ use aiui_core::backends::ollama::OllamaConfig;
 use aiui_core::backends::registry::{LegSettings, Reuse, build_chain};
 use aiui_core::backends::routstr::RoutstrConfig;
 use aiui_core::gate::{AuditLog, Gate};
+use aiui_core::i18n::Locale;
 use aiui_core::node::{Credentials, NodeClient, NodeConfig};
 use aiui_core::pay::discovery::DiscoveryConfig;
 use aiui_core::secrets::Secrets;
@@ -152,7 +153,8 @@ pub async fn harness_with(replies: Replies, limits: LoginLimits, totp: bool, tun
         built.chain,
         gate,
         store,
-        Arc::new(RwLock::new(OperatorConfig::default())),
+        // English whatever this machine's LANG: the tests read the host's words.
+        Arc::new(RwLock::new(OperatorConfig { locale: Locale::En, ..OperatorConfig::default() })),
         Vec::new(),
     )
     .with_budget(built.budget);

@@ -1,0 +1,107 @@
+//! The owner's language: which [`Locale`] host-written text is shown in, and [`text`], which renders a message of
+//! the Fluent catalogues in `locales/` (compiled in, so the binary needs no files at run time).
+//!
+//! Only the host's own words live here. What the node or a model wrote (an app id, a state the node made up, a
+//! reply) is passed in as a variable and shown as it came.
+
+mod catalog;
+mod pseudo;
+#[cfg(test)]
+mod summary_tests;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::sync::LazyLock;
+
+use fluent_langneg::{NegotiationStrategy, negotiate_languages};
+use unic_langid::LanguageIdentifier;
+
+pub use fluent_bundle::FluentValue;
+
+use catalog::Catalog;
+
+/// A language host-written text can be shown in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Locale {
+    /// English, the reference catalogue and the fallback for everything.
+    #[default]
+    En,
+    De,
+    Es,
+    /// `en-XA`: English with every letter accented, about a third longer, each message in brackets. A string
+    /// shown without the accents escaped the catalogue; a layout that breaks with it breaks in German too.
+    Pseudo,
+}
+
+impl Locale {
+    /// Every locale, the pseudo-locale last.
+    pub const ALL: [Locale; 4] = [Locale::En, Locale::De, Locale::Es, Locale::Pseudo];
+
+    /// The BCP 47 tag: `en`, `de`, `es`, `en-XA`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Locale::En => "en",
+            Locale::De => "de",
+            Locale::Es => "es",
+            Locale::Pseudo => "en-XA",
+        }
+    }
+
+    /// The best locale for `requested` (BCP 47 tags, most wanted first; tags that do not parse are skipped):
+    /// `de-AT` gets German, `fr` gets English. The pseudo-locale is only ever given to an explicit `en-XA`.
+    pub fn negotiate(requested: &[&str]) -> Locale {
+        let requested: Vec<LanguageIdentifier> = requested.iter().filter_map(|tag| tag.parse().ok()).collect();
+        let available: Vec<LanguageIdentifier> = Locale::ALL.iter().map(|l| l.langid()).collect();
+        let default = Locale::En.langid();
+        // Lookup stops at the first request that matches anything, so `en-US` settles on `en` before the
+        // region-as-range step could reach `en-XA`.
+        let chosen = negotiate_languages(&requested, &available, Some(&default), NegotiationStrategy::Lookup);
+        chosen.first().and_then(|id| Locale::ALL.into_iter().find(|l| l.langid() == **id)).unwrap_or_default()
+    }
+
+    /// The locale of the process's environment, read as POSIX does for messages: the first of `LC_ALL`,
+    /// `LC_MESSAGES` and `LANG` that is set and not empty decides, through [`Locale::from_posix`].
+    pub fn from_env() -> Locale {
+        let var = |name| std::env::var(name).ok();
+        Locale::from_env_values([var("LC_ALL"), var("LC_MESSAGES"), var("LANG")])
+    }
+
+    /// [`Locale::from_env`] on given values of `LC_ALL`, `LC_MESSAGES` and `LANG`, in that order.
+    fn from_env_values(values: [Option<String>; 3]) -> Locale {
+        values.iter().flatten().find(|v| !v.is_empty()).map(|v| Locale::from_posix(v)).unwrap_or_default()
+    }
+
+    /// A POSIX locale name (`de_DE.UTF-8`, `es_MX@euro`, `C`, `POSIX`) as a locale; `C`, `POSIX` and anything
+    /// not understood are English.
+    pub fn from_posix(value: &str) -> Locale {
+        let name = value.split(['.', '@']).next().unwrap_or_default();
+        if name.is_empty() || name == "C" || name == "POSIX" {
+            return Locale::En;
+        }
+        Locale::negotiate(&[&name.replace('_', "-")])
+    }
+
+    fn langid(self) -> LanguageIdentifier {
+        // The tags above are valid BCP 47; a failed parse would be a typo caught by the negotiation tests.
+        self.tag().parse().unwrap_or_default()
+    }
+}
+
+impl fmt::Display for Locale {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.tag())
+    }
+}
+
+/// The catalogues, parsed once on first use and shared by every thread.
+static CATALOG: LazyLock<Catalog> = LazyLock::new(Catalog::embedded);
+
+/// Message `key` of the catalogue for `locale`, with `args` (`("app", "lnd".into())`, `("count", 3.into())`).
+///
+/// Never empty and never fails: a key missing from `locale`, or a message that does not format (a missing
+/// variable), is shown in English and logged as a warning; if English fails too, the key and the arguments are
+/// shown, so an approval never reads blank.
+pub fn text(locale: Locale, key: &str, args: &[(&str, FluentValue<'_>)]) -> String {
+    CATALOG.text(locale, key, args)
+}
