@@ -1,17 +1,42 @@
 //! Which app a request names, resolved by code against the node's real package list: ids, titles, common names
 //! and small typos. Deterministic, so the small model never has to spell an app id.
 
-use super::intents::normalize;
+use super::intents::{normalize, normalize_keeping_marks};
 use crate::node::Package;
 
 /// Names owners use for apps whose id or title does not contain them. Keyed by the node's app id; an id the node
-/// does not list is never offered.
+/// does not list is never offered. German and Spanish owners say the product names as they are; what differs is
+/// the generic part ("Lightning-Knoten", "nodo de Lightning"), which counts only together with the product's name:
+/// "Knoten" or "nodo" alone is any node, not an app.
 const COMMON_NAMES: &[(&str, &[&str])] = &[
-    ("bitcoin-knots", &["bitcoin", "knots", "bitcoind", "bitcoin node", "bitcoin core", "btc node"]),
+    (
+        "bitcoin-knots",
+        &[
+            "bitcoin",
+            "knots",
+            "bitcoind",
+            "bitcoin node",
+            "bitcoin core",
+            "btc node",
+            "bitcoin knoten",
+            "nodo bitcoin",
+            "nodo de bitcoin",
+        ],
+    ),
     ("bitcoin-core", &["bitcoin", "bitcoind", "bitcoin core"]),
-    ("lnd", &["lightning", "lightning node", "lightning network daemon"]),
-    ("electrs", &["electrum", "electrum server", "electrs server"]),
-    ("mempool", &["mempool space", "block explorer", "explorer"]),
+    (
+        "lnd",
+        &[
+            "lightning",
+            "lightning node",
+            "lightning network daemon",
+            "lightning knoten",
+            "nodo lightning",
+            "nodo de lightning",
+        ],
+    ),
+    ("electrs", &["electrum", "electrum server", "electrs server", "servidor electrum", "servidor de electrum"]),
+    ("mempool", &["mempool space", "block explorer", "explorer", "explorador de bloques"]),
     ("btcpay", &["btcpay", "btcpayserver", "btc pay", "payment server"]),
     ("nostr-rs-relay", &["nostr", "relay", "nostr relay"]),
     ("fedimint", &["fedimint", "fedi", "federation", "guardian"]),
@@ -79,9 +104,10 @@ pub fn resolve(request: &str, packages: &[Package]) -> Vec<AppMatch> {
 }
 
 /// The request as the model sees it: the app's name replaced by "the app", since the model chooses the intent
-/// only and app names ("lnd", "bitcoin knots") pull a small model towards unrelated intents.
+/// only and app names ("lnd", "bitcoin knots") pull a small model towards unrelated intents. The diacritics stay
+/// (the words are the same as [`resolve`]'s, so its positions hold).
 pub fn model_input(request: &str, packages: &[Package]) -> String {
-    let text = normalize(request);
+    let text = normalize_keeping_marks(request);
     let words: Vec<&str> = text.split(' ').filter(|w| !w.is_empty()).collect();
     match resolve(request, packages).first() {
         Some(m) if m.start + m.words <= words.len() => {
@@ -187,6 +213,23 @@ mod tests {
         assert_eq!(ids("restart the btcpay server"), ["btcpay"]);
         assert_eq!(ids("start the nostr relay"), ["nostr-rs-relay"]);
         assert_eq!(ids("restart the lightning node"), ["lnd"]);
+    }
+
+    #[test]
+    fn german_and_spanish_names_resolve_and_a_generic_node_is_no_app() {
+        assert_eq!(ids("Starte den Lightning-Knoten neu"), ["lnd"]);
+        assert_eq!(ids("Reinicia el nodo de Lightning"), ["lnd"]);
+        assert_eq!(ids("Halte das Nostr-Relay an"), ["nostr-rs-relay"]);
+        assert_eq!(ids("Starte bitte den Electrum-Server"), ["electrs"]);
+        assert_eq!(ids("¿Está funcionando electrs?"), ["electrs"]);
+        assert!(ids("Wie geht es meinem Knoten?").is_empty());
+        assert!(ids("¿Está sincronizado mi nodo?").is_empty());
+    }
+
+    #[test]
+    fn the_model_reads_the_request_with_its_diacritics_and_the_app_replaced() {
+        assert_eq!(model_input("Läuft Electrs?", &demo()), "läuft the app");
+        assert_eq!(model_input("¿Está funcionando el nodo de Lightning?", &demo()), "está funcionando el the app");
     }
 
     #[test]

@@ -133,8 +133,13 @@ pub fn scoring_prompt() -> ScoringPrompt {
     }
 }
 
-/// Words that point at an intent, with how strongly. Matched as whole words (or word prefixes ending in `*`)
-/// of the lowercased request. Deliberately short: verbs and nouns an owner uses, not phrasings of a test table.
+/// Words that point at an intent, with how strongly, in each shipped locale (English, German, Spanish). Matched
+/// against the request's words after [`normalize`], so case and diacritics do not matter; a cue written with
+/// umlauts also matches them written out ("läuft": "lauft", "laeuft"). Forms: a whole word, a word prefix ending
+/// in `*`, a phrase of adjacent words, parts in order with words between them ("starte … neu", for German
+/// separable verbs), and `^` for a cue that counts only as the request's first word. A negative weight takes
+/// back what a word counts elsewhere. Deliberately short: verbs and nouns an owner uses, not phrasings of a test
+/// table; a row counts at most two of its cues.
 const CUES: &[(Intent, &[&str], f32)] = &[
     (Intent::ListApps, &["running", "installed", "apps", "services", "everything", "overview", "list"], 1.0),
     // "Status" names the intent outright; "up" or "doing" only hint at it.
@@ -175,20 +180,168 @@ const CUES: &[(Intent, &[&str], f32)] = &[
     ),
     (Intent::Mints, &["mint", "mints", "cashu", "ecash"], 2.0),
     (Intent::Other, &["joke", "weather", "hello", "hi", "thanks", "thank", "who", "poem", "meaning"], 1.0),
+    // German. "Läuft" is "running": about one app it is that app's status, as in English.
+    (Intent::ListApps, &["läuft", "laufen", "installiert", "dienste", "übersicht", "liste", "auflisten"], 1.0),
+    (Intent::Status, &["zustand", "gesund"], 1.5),
+    // Not "wie geht es" ("how is … doing"): about an app the model reads it as the status unaided, and about
+    // anything else ("dem System") it is not an app's status.
+    (Intent::Status, &["funktioniert"], 1.0),
+    (Intent::Logs, &["protokoll*", "logdatei*", "fehler*", "absturz", "abgestürzt", "warum", "ausgabe"], 1.5),
+    (
+        Intent::Start,
+        &[
+            "starte",
+            "starten",
+            "einschalten",
+            "anschalten",
+            "hochfahren",
+            "aktiviere",
+            "schalte … ein",
+            "mach … an",
+            "fahr* … hoch",
+        ],
+        1.5,
+    ),
+    // The separable "starte … neu" is a restart: its "starte" is no evidence of a start, and without this the
+    // start cue would stand level with the restart's and leave the choice to the model.
+    (Intent::Start, &["starte … neu", "starten … neu", "start … neu", "neu starten"], -1.5),
+    (
+        Intent::Stop,
+        &[
+            "stoppe",
+            "stopp",
+            "stoppen",
+            "beende",
+            "beenden",
+            "anhalten",
+            "ausschalten",
+            "abschalten",
+            "herunterfahren",
+            "deaktiviere",
+            "halte … an",
+            "schalte … aus",
+            "mach … aus",
+            "fahr* … herunter",
+            "fahr* … runter",
+        ],
+        1.5,
+    ),
+    (
+        Intent::Restart,
+        &["neustart*", "neu starten", "starte … neu", "starten … neu", "start … neu", "rebooten", "neu laden"],
+        2.0,
+    ),
+    (
+        Intent::Install,
+        &[
+            "installier",
+            "installiere",
+            "installieren",
+            "hinzufügen",
+            "füge … hinzu",
+            "einrichten",
+            "richte … ein",
+            "herunterladen",
+        ],
+        1.5,
+    ),
+    (
+        Intent::Uninstall,
+        &["deinstalliere", "deinstallieren", "entfern", "entferne", "entfernen", "lösch", "lösche", "löschen"],
+        2.0,
+    ),
+    (Intent::BitcoinSync, &["höhe"], 1.5),
+    // "Kanäle" written out ("kanaele") does not start with "kanal"; without the umlaut ("kanale") it does.
+    (Intent::LightningInfo, &["kanal*", "kanaele*", "liquidität"], 1.5),
+    (
+        Intent::SystemStats,
+        &[
+            "prozessor",
+            "speicher*",
+            "arbeitsspeicher",
+            "festplatte*",
+            "temperatur",
+            "auslastung",
+            "heiß",
+            "ressourcen",
+            "leistung",
+        ],
+        1.5,
+    ),
+    (Intent::Other, &["witz", "wetter", "hallo", "danke", "gedicht", "wer", "sinn"], 1.0),
+    // Spanish. "Funcionando" is "running", as "läuft" above.
+    (
+        Intent::ListApps,
+        &["funcionando", "ejecutando", "instalado*", "instalada*", "aplicaciones", "servicios", "resumen", "lista"],
+        1.0,
+    ),
+    (Intent::Status, &["estado", "salud"], 1.5),
+    // Not "cómo está" or "qué tal", for the reason "wie geht es" is not a German cue.
+    (Intent::Status, &["funciona"], 1.0),
+    (
+        Intent::Logs,
+        &["registro", "registros", "errores", "fallo", "fallado", "falla", "por qué", "bitácora", "salida"],
+        1.5,
+    ),
+    (
+        Intent::Start,
+        &["inicia", "iniciar", "inicie", "arranca", "arrancar", "enciende", "encender", "activa", "ejecuta"],
+        1.5,
+    ),
+    (Intent::Start, &["vuelve a iniciar", "vuelve a arrancar"], -1.5),
+    // "Para" is also "for": only a request that opens with it ("Para LND") asks for a stop, and "¿para qué?" is
+    // "what for?".
+    (
+        Intent::Stop,
+        &["^para", "parar", "pare", "detén", "detener", "detenga", "apaga", "apagar", "desactiva", "desactivar"],
+        1.5,
+    ),
+    (Intent::Stop, &["^para qué"], -1.5),
+    (Intent::Restart, &["reinici*", "vuelve a iniciar", "vuelve a arrancar", "rearranca"], 2.0),
+    (
+        Intent::Install,
+        &["instala", "instalar", "instale", "instálalo", "añade", "añadir", "agrega", "agregar", "descarga"],
+        1.5,
+    ),
+    (
+        Intent::Uninstall,
+        &["desinstala", "desinstalar", "elimina", "eliminar", "borra", "borrar", "quita", "quitar"],
+        2.0,
+    ),
+    (Intent::BitcoinSync, &["sincroniz*", "bloque*", "altura", "cadena"], 1.5),
+    (Intent::LightningInfo, &["canal*", "liquidez"], 1.5),
+    (
+        Intent::SystemStats,
+        &[
+            "procesador",
+            "memoria",
+            "disco",
+            "almacenamiento",
+            "espacio",
+            "temperatura",
+            "caliente",
+            "sistema",
+            "recursos",
+            "rendimiento",
+        ],
+        1.5,
+    ),
+    (Intent::Other, &["chiste", "clima", "hola", "gracias", "poema", "quién", "sentido"], 1.0),
 ];
 
 /// The lexical evidence for each intent, in [`Intent::ALL`] order.
 pub fn lexical_evidence(request: &str) -> Vec<f32> {
-    let text = normalize(request);
+    // A hyphen joins compounds whose parts are the cues ("Lightning-Kanäle", "CPU-Auslastung"). App names keep
+    // theirs: apps.rs resolves those from `normalize` as it is.
+    let text = normalize(request).replace('-', " ");
     let words: Vec<&str> = text.split(' ').filter(|w| !w.is_empty()).collect();
-    let padded = format!(" {} ", words.join(" "));
     Intent::ALL
         .iter()
         .map(|intent| {
             CUES.iter()
                 .filter(|(i, _, _)| i == intent)
                 .map(|(_, cues, weight)| {
-                    let hits = cues.iter().filter(|cue| cue_matches(cue, &words, &padded)).count();
+                    let hits = cues.iter().filter(|cue| cue_matches(cue, &words)).count();
                     weight * hits.min(2) as f32
                 })
                 .sum()
@@ -196,28 +349,105 @@ pub fn lexical_evidence(request: &str) -> Vec<f32> {
         .collect()
 }
 
-fn cue_matches(cue: &str, words: &[&str], padded: &str) -> bool {
-    if let Some(stem) = cue.strip_suffix('*') {
-        words.iter().any(|w| w.starts_with(stem))
-    } else if cue.contains(' ') {
-        padded.contains(&format!(" {cue} "))
-    } else {
-        words.contains(&cue)
+/// Whether the request's words hold the cue, as the cue is spelled in [`CUES`] or with its umlauts written out.
+fn cue_matches(cue: &str, words: &[&str]) -> bool {
+    let (first_only, cue) = match cue.strip_prefix('^') {
+        Some(rest) => (true, rest),
+        None => (false, cue),
+    };
+    [false, true].into_iter().any(|written_out| {
+        let parts: Vec<Vec<String>> = cue
+            .split('…')
+            .map(|part| part.split_whitespace().map(|token| fold(token, written_out)).collect())
+            .filter(|part: &Vec<String>| !part.is_empty())
+            .collect();
+        let mut from = 0;
+        for (k, part) in parts.iter().enumerate() {
+            let last = if first_only && k == 0 { 0 } else { words.len().saturating_sub(part.len()) };
+            let at = (from..=last).find(|&i| {
+                i + part.len() <= words.len()
+                    && part.iter().zip(&words[i..]).all(|(token, word)| token_matches(token, word))
+            });
+            match at {
+                Some(i) => from = i + part.len(),
+                None => return false,
+            }
+        }
+        !parts.is_empty()
+    })
+}
+
+fn token_matches(token: &str, word: &str) -> bool {
+    match token.strip_suffix('*') {
+        Some(stem) => word.starts_with(stem),
+        None => word == token,
     }
 }
 
-/// Lowercase, letters and digits only, single spaces; apostrophes dropped so "what's" reads "whats".
+/// Lowercase, letters and digits only, single spaces; apostrophes dropped so "what's" reads "whats"; diacritics
+/// dropped ("läuft" reads "lauft", "detén" "deten"), since owners type them or leave them out as their keyboard
+/// allows.
 pub fn normalize(text: &str) -> String {
+    words_of(text, true)
+}
+
+/// [`normalize`] with the diacritics kept, word for word the same words: what the model reads, which knows
+/// "läuft" better than "lauft".
+pub fn normalize_keeping_marks(text: &str) -> String {
+    words_of(text, false)
+}
+
+fn words_of(text: &str, fold_marks: bool) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars().flat_map(char::to_lowercase) {
         if c == '\'' || c == '’' {
             continue;
         }
+        // A decomposed accent ("a" + U+0308) belongs to its letter, not between two words.
+        if ('\u{300}'..='\u{36f}').contains(&c) {
+            if !fold_marks && !out.is_empty() && !out.ends_with(' ') {
+                out.push(c);
+            }
+            continue;
+        }
         if c.is_alphanumeric() || c == '-' {
-            out.push(c);
+            if fold_marks {
+                fold_char(&mut out, c, false);
+            } else {
+                out.push(c);
+            }
         } else if !out.ends_with(' ') {
             out.push(' ');
         }
     }
     out.trim().to_owned()
+}
+
+/// A cue's token lowercased and without diacritics, or with German umlauts written out ("ae"); `*` is kept.
+fn fold(token: &str, written_out: bool) -> String {
+    let mut out = String::with_capacity(token.len());
+    for c in token.chars().flat_map(char::to_lowercase) {
+        fold_char(&mut out, c, written_out);
+    }
+    out
+}
+
+/// The letters of German and Spanish (and their Latin neighbours) as owners type them without diacritics.
+fn fold_char(out: &mut String, c: char, written_out: bool) {
+    match c {
+        'ä' if written_out => out.push_str("ae"),
+        'ö' if written_out => out.push_str("oe"),
+        'ü' if written_out => out.push_str("ue"),
+        'ß' => out.push_str("ss"),
+        'æ' => out.push_str("ae"),
+        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => out.push('a'),
+        'ç' => out.push('c'),
+        'è' | 'é' | 'ê' | 'ë' => out.push('e'),
+        'ì' | 'í' | 'î' | 'ï' => out.push('i'),
+        'ñ' => out.push('n'),
+        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' => out.push('o'),
+        'ù' | 'ú' | 'û' | 'ü' => out.push('u'),
+        'ý' | 'ÿ' => out.push('y'),
+        other => out.push(other),
+    }
 }

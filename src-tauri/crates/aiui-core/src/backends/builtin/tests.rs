@@ -121,6 +121,44 @@ fn lexical_evidence_is_added_only_when_asked() {
 }
 
 #[test]
+fn a_german_separable_restart_is_a_restart_not_a_start() {
+    // The model alone, reading "starte … neu", leans to the start: the words must turn it.
+    let mut scores = favouring(Intent::Start, 1.0);
+    scores[Intent::ALL.iter().position(|i| *i == Intent::Restart).unwrap()] = 0.5;
+    for request in ["Starte LND neu", "Starte LND bitte neu", "LND neu starten", "Starten Sie LND neu"] {
+        let decision = decide(request, &scores, true, &packages());
+        assert_eq!(
+            decision,
+            Decision::Act { intent: Intent::Restart, app: Some(("lnd".into(), "LND".into())) },
+            "{request}"
+        );
+    }
+    let start = decide("Starte LND", &scores, true, &packages());
+    assert!(matches!(start, Decision::Act { intent: Intent::Start, .. }), "{start:?}");
+}
+
+#[test]
+fn cues_match_with_and_without_diacritics_and_in_any_case() {
+    let evidence = |request: &str| intents::lexical_evidence(request);
+    assert_eq!(evidence("Läuft LND?"), evidence("laeuft lnd"));
+    assert_eq!(evidence("Läuft LND?"), evidence("LAUFT LND"));
+    assert_eq!(evidence("Detén LND"), evidence("deten lnd"));
+    assert_eq!(evidence("Lösche Fedimint"), evidence("loesche fedimint"));
+    assert_eq!(evidence("Wie viele Lightning-Kanäle?"), evidence("wie viele lightning kanaele"));
+    // A decomposed umlaut ("a" and a combining diaeresis) is the same letter.
+    assert_eq!(evidence("La\u{308}uft LND?"), evidence("Läuft LND?"));
+    assert!(evidence("Läuft LND?").iter().any(|e| *e > 0.0));
+}
+
+#[test]
+fn spanish_para_asks_for_a_stop_only_when_it_opens_the_request() {
+    let stop = Intent::ALL.iter().position(|i| *i == Intent::Stop).unwrap();
+    assert!(intents::lexical_evidence("Para LND")[stop] > 0.0);
+    assert_eq!(intents::lexical_evidence("Instala Fedimint para pagar")[stop], 0.0);
+    assert_eq!(intents::lexical_evidence("¿Para qué sirve LND?")[stop], 0.0);
+}
+
+#[test]
 fn answers_are_short_and_built_from_the_tool_result() {
     let list = json!({"kind": "package_list", "packages": [
         {"id": "lnd", "title": "LND", "version": "1", "state": "running"},
