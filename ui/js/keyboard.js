@@ -2,38 +2,130 @@
 // the message box opens it, Send closes it (the answer needs the room). Keys never take the focus (the message box
 // keeps it, with its caret), so typing, Backspace and Send act on it as a real keyboard would. The owner can turn
 // it off (a system keyboard may already run); that choice is remembered, and the Keyboard button turns it on.
-const LETTERS = [
-  ['q', 'w', 'e', 'r', 't', 'y', 'u', 'i', 'o', 'p'],
-  ['a', 's', 'd', 'f', 'g', 'h', 'j', 'k', 'l'],
-  ['shift', 'z', 'x', 'c', 'v', 'b', 'n', 'm', 'backspace'],
-  ['layer', ',', 'space', '.', '?', 'enter'],
-];
-const SYMBOLS = [
-  ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'],
-  ['-', '/', ':', ';', '(', ')', '@', '"', "'"],
-  ['#', '%', '+', '=', '_', '!', '&', '*', 'backspace'],
-  ['layer', ',', 'space', '.', '?', 'enter'],
-];
-const NAMES = {
+// Its layout follows the page's language (English QWERTY, German QWERTZ, Spanish with ñ and a dead accent key); the
+// layout key cycles through them, and that explicit choice is remembered and wins over the language.
+
+// The bottom row is the same everywhere (Hide is put in front of it when it is drawn).
+const BOTTOM = ['layer', 'layout', ',', 'space', '.', '?', 'enter'];
+const NUMBERS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'];
+const PUNCTUATION = ['-', '/', ':', ';', '(', ')', '@', '"', "'"];
+const MORE_SYMBOLS = ['#', '%', '+', '=', '_', '!', '&', '*'];
+
+// `name` is the layout's own name for itself (an endonym: it stays the same whatever language the page is in).
+const LAYOUTS = {
+  en: {
+    code: 'EN',
+    name: 'English',
+    letters: [
+      ['q', 'w', 'e', 'r', 't', 'y', 'u', 'i', 'o', 'p'],
+      ['a', 's', 'd', 'f', 'g', 'h', 'j', 'k', 'l'],
+      ['shift', 'z', 'x', 'c', 'v', 'b', 'n', 'm', 'backspace'],
+      BOTTOM,
+    ],
+    symbols: [NUMBERS, PUNCTUATION, [...MORE_SYMBOLS, 'backspace'], BOTTOM],
+  },
+  de: {
+    code: 'DE',
+    name: 'Deutsch',
+    letters: [
+      ['q', 'w', 'e', 'r', 't', 'z', 'u', 'i', 'o', 'p', 'ü'],
+      ['a', 's', 'd', 'f', 'g', 'h', 'j', 'k', 'l', 'ö', 'ä'],
+      ['shift', 'y', 'x', 'c', 'v', 'b', 'n', 'm', 'ß', 'backspace'],
+      BOTTOM,
+    ],
+    symbols: [NUMBERS, [...PUNCTUATION, '€'], [...MORE_SYMBOLS, 'backspace'], BOTTOM],
+  },
+  es: {
+    code: 'ES',
+    name: 'Español',
+    letters: [
+      ['q', 'w', 'e', 'r', 't', 'y', 'u', 'i', 'o', 'p'],
+      ['a', 's', 'd', 'f', 'g', 'h', 'j', 'k', 'l', 'ñ', 'dead-acute'],
+      ['shift', 'z', 'x', 'c', 'v', 'b', 'n', 'm', 'dead-diaeresis', 'backspace'],
+      BOTTOM,
+    ],
+    symbols: [NUMBERS, [...PUNCTUATION, '€'], ['¿', '¡', ...MORE_SYMBOLS, 'backspace'], BOTTOM],
+  },
+};
+// The layout key's cycle.
+const ORDER = ['en', 'de', 'es'];
+
+// Dead keys: the mark waits for the next letter. On a vowel it becomes the accented letter (by Unicode composition,
+// so the shifted vowel gets the capital: É); on anything else the mark is typed as it is, before it, as a desktop
+// keyboard does.
+const DEAD = {
+  'dead-acute': { mark: '´', combining: '\u0301' },
+  'dead-diaeresis': { mark: '¨', combining: '\u0308' },
+};
+const VOWEL = /^[aeiou]$/i;
+
+// Every word the keyboard shows or says, in one place: [visible text, accessible name]. Where both differ the
+// visible text starts the name (WCAG 2.5.3), so a speech user can say what they see. English for now; these will
+// come from the Fluent catalogue.
+const LABELS = {
+  board: 'On-screen keyboard',
   shift: ['⇧', 'Shift'],
   backspace: ['⌫', 'Backspace'],
   space: ['space', 'Space'],
   enter: ['Send', 'Send'],
+  hide: ['Hide', 'Hide keyboard'],
+  toLetters: ['abc', 'abc: letters'],
+  toSymbols: ['123', '123: numbers and symbols'],
+  'dead-acute': ['´', '´: acute accent, for the next vowel'],
+  'dead-diaeresis': ['¨', '¨: diaeresis, for the next vowel'],
+  layout: (layout) => [layout.code, `${layout.code}: keyboard layout, ${layout.name}`],
 };
 const HIDDEN_KEY = 'aiui:keyboard-hidden';
+const LAYOUT_KEY = 'aiui:keyboard-layout';
+
+// The page's language (the owner's locale), else the browser's; only the language subtag counts (de-AT is German).
+function localeLayout() {
+  const tag = document.documentElement.lang || navigator.language || '';
+  const language = tag.split(/[-_]/)[0].toLowerCase();
+  return ORDER.includes(language) ? language : 'en';
+}
+
+// One key's capital. `toUpperCase` makes ß "SS": two letters for one key, so ß stays ß.
+const upper = (key) => (key === 'ß' ? key : key.toUpperCase());
+
+const SVG = 'http://www.w3.org/2000/svg';
+// The layout key's globe, drawn (not an emoji: the kiosk may have no emoji font). Decoration: the name says it all.
+function globe() {
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  svg.classList.add('key-icon');
+  const shapes = [
+    ['circle', { cx: 12, cy: 12, r: 9 }],
+    ['ellipse', { cx: 12, cy: 12, rx: 4, ry: 9 }],
+    ['path', { d: 'M3 12h18M5 7h14M5 17h14' }],
+  ];
+  for (const [tag, attributes] of shapes) {
+    const shape = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) shape.setAttribute(name, String(value));
+    svg.append(shape);
+  }
+  return svg;
+}
 
 /** Attaches the keyboard to `input`, inside `host`; `send` is called by its Send key; `toggle` shows it again.
  *  Returns `{ hide }`, for a question sent another way. */
 export function attachKeyboard(input, { host, toggle, send }) {
   let shifted = false;
   let symbols = false;
+  let dead = null; // the dead key waiting for its letter
   let hidden = localStorage.getItem(HIDDEN_KEY) === '1';
+  const stored = localStorage.getItem(LAYOUT_KEY);
+  let chosen = ORDER.includes(stored) ? stored : null;
+  // Read on each drawing, so a page that sets its language after attaching still gets its layout when opened.
+  const layoutId = () => chosen ?? localeLayout();
 
   const board = document.createElement('div');
   board.id = 'keyboard';
   board.className = 'keyboard glass';
   board.setAttribute('role', 'group');
-  board.setAttribute('aria-label', 'On-screen keyboard');
+  board.setAttribute('aria-label', LABELS.board);
   board.hidden = true;
   host.append(board);
 
@@ -52,27 +144,57 @@ export function attachKeyboard(input, { host, toggle, send }) {
     input.dispatchEvent(new Event('input', { bubbles: true }));
   }
 
+  // A character key's text, with the shift and a waiting dead key applied (and both then spent).
+  function compose(key) {
+    let text = shifted ? upper(key) : key;
+    if (dead) {
+      const { mark, combining } = DEAD[dead];
+      text = VOWEL.test(text) ? (text + combining).normalize('NFC') : mark + text;
+    }
+    shifted = false;
+    dead = null;
+    return text;
+  }
+
   function press(key) {
     if (key === 'shift') {
       shifted = !shifted;
+    } else if (DEAD[key]) {
+      // The same dead key again takes it back; another one replaces it.
+      dead = dead === key ? null : key;
     } else if (key === 'layer') {
       symbols = !symbols;
       shifted = false;
+      dead = null;
+    } else if (key === 'layout') {
+      chosen = ORDER[(ORDER.indexOf(layoutId()) + 1) % ORDER.length];
+      localStorage.setItem(LAYOUT_KEY, chosen);
+      shifted = false;
+      dead = null;
     } else if (key === 'backspace') {
-      backspace();
+      // A waiting accent is taken back first, as on a desktop keyboard.
+      if (dead) dead = null;
+      else backspace();
     } else if (key === 'space') {
-      insert(' ');
+      // A dead key then space types the mark itself.
+      insert(dead ? DEAD[dead].mark : ' ');
+      dead = null;
     } else if (key === 'enter') {
+      dead = null;
       show(false);
       send();
     } else {
-      insert(shifted ? key.toUpperCase() : key);
-      shifted = false;
+      insert(compose(key));
     }
     draw();
   }
 
-  function keyButton(key) {
+  function label(button, [text, name]) {
+    button.textContent = text;
+    if (text !== name) button.setAttribute('aria-label', name);
+  }
+
+  function keyButton(key, layout) {
     const button = document.createElement('button');
     button.type = 'button';
     // Out of the Tab order: a keyboard user has a real keyboard; the message box and Send stay one Tab apart.
@@ -80,26 +202,34 @@ export function attachKeyboard(input, { host, toggle, send }) {
     button.className = `key key-${key.length > 1 ? key : 'char'}`;
     button.dataset.key = key;
     if (key === 'layer') {
-      button.textContent = symbols ? 'abc' : '123';
-      // The visible text starts the name (WCAG 2.5.3): a speech user says what they see.
-      button.setAttribute('aria-label', symbols ? 'abc: letters' : '123: numbers and symbols');
-    } else if (NAMES[key]) {
-      const [label, name] = NAMES[key];
-      button.textContent = label;
-      if (label !== name) button.setAttribute('aria-label', name);
+      label(button, symbols ? LABELS.toLetters : LABELS.toSymbols);
+    } else if (key === 'layout') {
+      const [code, name] = LABELS.layout(layout);
+      button.setAttribute('aria-label', name);
+      const text = document.createElement('span');
+      text.textContent = code;
+      button.append(globe(), text);
+    } else if (DEAD[key]) {
+      label(button, LABELS[key]);
+      button.setAttribute('aria-pressed', String(dead === key));
+    } else if (LABELS[key]) {
+      label(button, LABELS[key]);
       if (key === 'shift') button.setAttribute('aria-pressed', String(shifted));
       if (key === 'enter') button.classList.add('primary');
     } else {
-      button.textContent = shifted ? key.toUpperCase() : key;
+      button.textContent = shifted ? upper(key) : key;
     }
     return button;
   }
 
   function draw() {
-    const rows = (symbols ? SYMBOLS : LETTERS).map((keys) => {
+    const id = layoutId();
+    const layout = LAYOUTS[id];
+    board.dataset.layout = id;
+    const rows = (symbols ? layout.symbols : layout.letters).map((keys) => {
       const row = document.createElement('div');
       row.className = 'key-row';
-      row.append(...keys.map(keyButton));
+      row.append(...keys.map((key) => keyButton(key, layout)));
       return row;
     });
     const hide = document.createElement('button');
@@ -107,13 +237,13 @@ export function attachKeyboard(input, { host, toggle, send }) {
     hide.tabIndex = -1;
     hide.className = 'key key-hide';
     hide.dataset.key = 'hide';
-    hide.textContent = 'Hide';
-    hide.setAttribute('aria-label', 'Hide keyboard');
+    label(hide, LABELS.hide);
     rows[rows.length - 1].prepend(hide);
     board.replaceChildren(...rows);
   }
 
   function show(visible) {
+    if (visible) draw();
     board.hidden = !visible;
     toggle.setAttribute('aria-expanded', String(visible));
     document.body.classList.toggle('typing', visible);
