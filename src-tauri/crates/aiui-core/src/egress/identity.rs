@@ -233,7 +233,18 @@ mod tests {
             assert_eq!(find(&text), find_among(&text, &all), "text: {text}");
             compared += 1;
         }
-        for text in ["fe80::1", "A.ONION", "x.Home.Arpa", "1.2.3.4", "a:b:c", "ab12:cd34:ef56"] {
+        // No corpus line holds a LAN address of every family: each is here, alone and in words.
+        let lan = [
+            "10.0.0.5",
+            "node at 100.64.1.1 now",
+            "169.254.10.20",
+            "172.16.4.2:8080",
+            "see http://192.168.1.20/",
+            "fd12:3456::1",
+            "peer [fe80::1]:9735",
+            "lnd.local",
+        ];
+        for text in ["fe80::1", "A.ONION", "x.Home.Arpa", "1.2.3.4", "a:b:c", "ab12:cd34:ef56"].into_iter().chain(lan) {
             assert_eq!(find(text), find_among(text, &all), "text: {text}");
         }
         assert!(compared > 1000, "{compared} texts");
