@@ -95,10 +95,8 @@ impl Turns {
     pub fn insert(&self, id: String, log: std::sync::Arc<TurnLog>) {
         let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
         map.retain(|_, log| !log.expired());
-        let mut finished: Vec<(Instant, &String, bool)> = map
-            .iter()
-            .filter_map(|(id, old)| Some((old.finished_at()?, id, old.owner == log.owner)))
-            .collect();
+        let mut finished: Vec<(Instant, &String, bool)> =
+            map.iter().filter_map(|(id, old)| Some((old.finished_at()?, id, old.owner == log.owner))).collect();
         // Newest first: what is dropped is a session's oldest beyond its share, then anyone's oldest beyond all.
         finished.sort_unstable_by_key(|(at, _, _)| std::cmp::Reverse(*at));
         let mut kept_own = 0;
