@@ -255,7 +255,12 @@ async fn reviewed_only_says_why_nothing_is_used_and_a_reviewer_key_makes_it_usab
         ])
     };
     let request = ChatRequest { system: "s".into(), messages: vec![], tools: vec![], max_tokens: 10 };
-    let context = TurnContext { policy: p.budget.payment_policy(), claude: Default::default(), node: None };
+    let context = TurnContext {
+        policy: p.budget.payment_policy(),
+        claude: Default::default(),
+        node: None,
+        locale: Default::default(),
+    };
     let reviewed_only = DiscoveryConfig { review_mode: ReviewMode::ReviewedOnly, ..discovery_config(&p.relay.url) };
 
     let message = chain_with(reviewed_only.clone()).select(0, &request, &context).await.unwrap_err().to_string();

@@ -13,6 +13,7 @@ use aiui_core::backends::claude::{Claude, ClaudeConfig};
 use aiui_core::backends::format::{anthropic, ollama};
 use aiui_core::backends::ollama::{Ollama, OllamaConfig};
 use aiui_core::backends::{BackendError, BackendId, ChatRequest, Message, Turn};
+use aiui_core::i18n::Locale;
 use aiui_core::secrets::{SecretName, Secrets};
 use axum::Json;
 use axum::body::{Body, Bytes};
@@ -213,7 +214,7 @@ impl Leg {
             }
             Self::Claude => {
                 let leg = claude_leg(url, idle);
-                leg.send_streaming(leg.request_body(&request()), &leg.allowance().policy(), &on_delta).await
+                leg.send_streaming(leg.request_body(&request()), &leg.allowance().policy(), Locale::En, &on_delta).await
             }
         };
         Streamed { result, deltas: deltas.into_inner().unwrap(), took: started.elapsed() }
@@ -229,7 +230,7 @@ impl Leg {
             }
             Self::Claude => {
                 let leg = claude_leg(url, Duration::from_secs(60));
-                leg.send(leg.request_body(&request()), &leg.allowance().policy()).await
+                leg.send(leg.request_body(&request()), &leg.allowance().policy(), Locale::En).await
             }
         }
     }

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use aiui_core::backends::builtin::apps::model_input;
 use aiui_core::backends::builtin::{IntentScorer, decide, scoring_prompt};
+use aiui_core::i18n::Locale;
 use aiui_core::node::Package;
 use aiui_llama::SmolLm;
 
@@ -54,7 +55,7 @@ impl Run {
     async fn one(&mut self, model: &SmolLm, request: &str, packages: &[Package]) {
         let start = Instant::now();
         let scores = model.score_timed(&model_input(request, packages)).await.expect("a scoring");
-        let _decision = decide(request, &scores.calibrated, true, packages);
+        let _decision = decide(Locale::En, request, &scores.calibrated, true, packages);
         self.times.push(start.elapsed());
         self.tokens += scores.tokens_decoded;
         self.busy += scores.elapsed;

@@ -40,7 +40,12 @@ fn chain(ollama_url: &str) -> Chain {
 async fn row(name: &str, url: &str) {
     let chain = chain(url);
     let request = ChatRequest { system: String::new(), messages: Vec::new(), tools: Vec::new(), max_tokens: 1 };
-    let context = TurnContext { policy: PaymentPolicy::nothing(), claude: chain.claude_policy(), node: None };
+    let context = TurnContext {
+        policy: PaymentPolicy::nothing(),
+        claude: chain.claude_policy(),
+        node: None,
+        locale: Default::default(),
+    };
     let start = Instant::now();
     chain.select(0, &request, &context).await.expect("Claude is selectable");
     let first = start.elapsed();

@@ -16,6 +16,7 @@ use aiui_core::backends::registry::{LegSettings, Reuse, build_chain};
 use aiui_core::backends::{BackendError, BackendId, Cost, Message, Usage};
 use aiui_core::budget::{ClaudeAllowance, ClaudeUpdate, Period};
 use aiui_core::gate::Requester;
+use aiui_core::i18n::Locale;
 use aiui_core::pricing::{Prices, format_usd};
 use aiui_core::secrets::{SecretName, Secrets};
 use aiui_core::store::EntryKind;
@@ -84,13 +85,14 @@ async fn usd_price_fixture_with_cache_tokens_is_priced_to_the_micro_dollar() {
 
     let whole = wire::anthropic(vec![(200, "anthropic/answer_cache_usage.json")]).await;
     let (claude, allowance) = leg(&whole.url, AMPLE);
-    let turn = claude.send(claude.request_body(&request()), &allowance.policy()).await.expect("answered");
+    let turn = claude.send(claude.request_body(&request()), &allowance.policy(), Locale::En).await.expect("answered");
     assert_eq!((turn.usage, turn.cost), (usage, Cost::Usd { micros: CACHE_FIXTURE_MICROS }), "send");
     assert_eq!(sums(&allowance.get()), (CACHE_FIXTURE_MICROS, 0, AMPLE), "send: spent exactly the price");
 
     let streamed = sse("anthropic/stream_cache_usage.sse", Duration::from_millis(2), Ending::Whole).await;
     let (claude, allowance) = leg(&streamed.url, AMPLE);
-    let turn = claude.send_streaming(claude.request_body(&request()), &allowance.policy(), &|_| {}).await.unwrap();
+    let turn =
+        claude.send_streaming(claude.request_body(&request()), &allowance.policy(), Locale::En, &|_| {}).await.unwrap();
     assert_eq!(turn.text, "Five apps are running; electrs was killed for memory (exit 137).");
     assert_eq!((turn.usage, turn.cost), (usage, Cost::Usd { micros: CACHE_FIXTURE_MICROS }), "send_streaming");
     assert_eq!(sums(&allowance.get()), (CACHE_FIXTURE_MICROS, 0, AMPLE), "send_streaming: spent exactly the price");
@@ -208,7 +210,7 @@ async fn usd_ceiling_is_not_a_function_of_model_output() {
     let (leg, allowance) = leg(&liar.url, ALLOWANCE);
     let body = leg.request_body(&request());
     let worst = worst_case_of(&body);
-    let turn = leg.send(body, &allowance.policy()).await.expect("answered");
+    let turn = leg.send(body, &allowance.policy(), Locale::En).await.expect("answered");
     assert_eq!(turn.cost, Cost::Usd { micros: worst }, "the reservation's ceiling, not the claimed usage");
     assert_eq!(sums(&allowance.get()), (worst, 0, ALLOWANCE));
     let told = turn.notices.join(" ");
@@ -287,9 +289,9 @@ async fn an_http_refusal_releases_the_reservation() {
             let (claude, allowance) = leg(&refusing.url, AMPLE);
             let body = claude.request_body(&request());
             let result = if streamed {
-                claude.send_streaming(body, &allowance.policy(), &|_| {}).await
+                claude.send_streaming(body, &allowance.policy(), Locale::En, &|_| {}).await
             } else {
-                claude.send(body, &allowance.policy()).await
+                claude.send(body, &allowance.policy(), Locale::En).await
             };
             let error = result.expect_err("refused");
             match status {
@@ -310,7 +312,7 @@ async fn a_stream_cut_off_mid_answer_counts_its_worst_case_and_says_so() {
     let (claude, allowance) = leg(&cut.url, AMPLE);
     let body = claude.request_body(&request());
     let worst = worst_case_of(&body);
-    let error = claude.send_streaming(body, &allowance.policy(), &|_| {}).await.expect_err("cut off");
+    let error = claude.send_streaming(body, &allowance.policy(), Locale::En, &|_| {}).await.expect_err("cut off");
     let BackendError::CutOff { reason, partial, .. } = &error else { panic!("{error:?}") };
     assert_eq!(partial, "Five apps are running; electrs");
     let says = format!("counted against Claude's allowance at its most, {}", format_usd(worst));
@@ -349,7 +351,7 @@ async fn claude_request_child_process() {
     let url = std::env::var(CHILD_URL).expect("the parent names the server");
     let allowance = Arc::new(ClaudeAllowance::open(dir.as_ref()).expect("the allowance opens"));
     let claude = leg_paid_from(&url, ClaudeSpend { allowance: allowance.clone(), prices: Prices::shipped() });
-    let result = claude.send(claude.request_body(&request()), &allowance.policy()).await;
+    let result = claude.send(claude.request_body(&request()), &allowance.policy(), Locale::En).await;
     panic!("the parent kills this process before any answer: {result:?}");
 }
 
@@ -406,7 +408,7 @@ async fn a_model_without_a_price_is_never_used_for_paid_requests() {
     };
     let spend = ClaudeSpend { allowance: allowance.clone(), prices: Prices::in_data_dir(dir.path()) };
     let leg = aiui_core::backends::claude::Claude::new(config, Arc::new(secrets), spend).unwrap();
-    let passed = leg.check(&allowance.policy()).await.expect_err("an unpriced model is not selectable");
+    let passed = leg.check(&allowance.policy(), Locale::En).await.expect_err("an unpriced model is not selectable");
     assert!(passed.tell_owner, "the owner with a key hears why Claude is not used");
     assert!(
         passed.reason.contains("no price for the model claude-unlisted-9") && passed.reason.contains("budget price"),
@@ -414,7 +416,7 @@ async fn a_model_without_a_price_is_never_used_for_paid_requests() {
         passed.reason
     );
     let body = leg.request_body(&request());
-    let refused = leg.send(body.clone(), &allowance.policy()).await.expect_err("nor sent if asked anyway");
+    let refused = leg.send(body.clone(), &allowance.policy(), Locale::En).await.expect_err("nor sent if asked anyway");
     assert!(
         matches!(&refused, BackendError::OverAllowance { message, .. } if message.contains("no price")),
         "{refused:?}"
@@ -423,8 +425,8 @@ async fn a_model_without_a_price_is_never_used_for_paid_requests() {
     assert_eq!(sums(&allowance.get()), (0, 0, AMPLE), "nothing reserved or spent");
 
     aiui_core::pricing::set_owner_price(dir.path(), "claude-unlisted-9", 3.0, 15.0, 3.75, 0.3).unwrap();
-    assert!(leg.check(&allowance.policy()).await.is_ok(), "priced by the owner, it is usable at once");
-    let turn = leg.send(body, &allowance.policy()).await.unwrap();
+    assert!(leg.check(&allowance.policy(), Locale::En).await.is_ok(), "priced by the owner, it is usable at once");
+    let turn = leg.send(body, &allowance.policy(), Locale::En).await.unwrap();
     assert_eq!(turn.cost, Cost::Usd { micros: CACHE_FIXTURE_MICROS }, "priced at the owner's price");
     assert_eq!(allowance.get().spent_usd_micros, CACHE_FIXTURE_MICROS);
 }

@@ -15,6 +15,7 @@ use aiui_core::Secret;
 use aiui_core::backends::routstr::Routstr;
 use aiui_core::backends::{ChatRequest, Message};
 use aiui_core::faults::{FUNDING_POINTS, POINTS, RECONCILE_POINTS};
+use aiui_core::i18n::Locale;
 use aiui_core::net::guard::AddressPolicy;
 use aiui_core::pay::Payments;
 use aiui_core::pay::discovery::Discovery;
@@ -70,7 +71,7 @@ async fn child(role: &str) {
             let (routstr, request) = paid_leg(&payments, &var("AIUI_PAY_RELAY"));
             let policy = payments.budget().payment_policy();
             let id = routstr.check(&request, &policy).await.expect("the provider is found");
-            let outcome = routstr.send(&id, routstr.request_body(&request), &policy).await;
+            let outcome = routstr.send(&id, routstr.request_body(&request), &policy, Locale::En).await;
             eprintln!("AIUI-CHILD-PAID {}", if outcome.is_ok() { "ok" } else { "failed" });
         }
         "reconcile" => {

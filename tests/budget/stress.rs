@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use aiui_core::Secret;
 use aiui_core::budget::{BudgetUpdate, Period};
+use aiui_core::i18n::Locale;
 use aiui_core::pay::Payments;
 use aiui_core::secrets::{SecretName, Secrets};
 
@@ -35,7 +36,7 @@ pub(super) async fn child(role: &str, payments: Arc<Payments>, relay: &str) {
             for _ in 0..PAYS_EACH {
                 let policy = payments.budget().payment_policy();
                 if let Ok(id) = routstr.check(&request, &policy).await
-                    && routstr.send(&id, routstr.request_body(&request), &policy).await.is_ok()
+                    && routstr.send(&id, routstr.request_body(&request), &policy, Locale::En).await.is_ok()
                 {
                     answered += 1;
                 }

@@ -12,6 +12,7 @@ use aiui_core::backends::builtin::apps::model_input;
 use aiui_core::backends::builtin::{Builtin, BuiltinConfig, Decision, IntentScorer, decide};
 use aiui_core::backends::chain::{Chain, Leg};
 use aiui_core::gate::Decision as Verdict;
+use aiui_core::i18n::Locale;
 use aiui_core::tools::Surface;
 use aiui_llama::SmolLm;
 
@@ -63,8 +64,8 @@ async fn the_real_model_maps_everyday_requests_to_the_right_tool_and_app() {
         let mut misses = Vec::new();
         for (request, expected) in table {
             let scores = model.score(&model_input(request, &packages)).await.unwrap();
-            let by_model = outcome_of(&decide(request, &scores, false, &packages));
-            let by_both = outcome_of(&decide(request, &scores, true, &packages));
+            let by_model = outcome_of(&decide(Locale::En, request, &scores, false, &packages));
+            let by_both = outcome_of(&decide(Locale::En, request, &scores, true, &packages));
             alone += usize::from(by_model == *expected);
             combined += usize::from(by_both == *expected);
             if by_both != *expected {
@@ -190,7 +191,8 @@ async fn a_scoring_nobody_waits_for_is_cancelled_and_the_model_keeps_working() {
     assert!(model.score("what is running?").await.is_ok(), "the model still scores after a cancellation");
 }
 
-/// Every one-tap reply the leg can offer does what it says: sent back, it is decided as that intent and app.
+/// Every one-tap reply the leg can offer, in every language an owner can tap it in, does what it says: sent back,
+/// it is decided as that intent and app by the real model with the lexical cues.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_offered_choice_when_tapped_is_the_action_it_names() {
     use aiui_core::backends::builtin::Intent;
@@ -198,16 +200,21 @@ async fn each_offered_choice_when_tapped_is_the_action_it_names() {
     let packages = client_for(&node.node, credentials(PASSWORD)).list_packages().await.unwrap();
     let model = model();
     let mut wrong = Vec::new();
-    for intent in Intent::ALL.into_iter().filter(|i| *i != Intent::Other) {
-        let apps: Vec<(&str, &str)> =
-            if intent.needs_app() { vec![("lnd", "LND"), ("bitcoin-knots", "Bitcoin Knots")] } else { vec![("", "")] };
-        for (id, title) in apps {
-            let choice = intent.describe(title);
-            let scores = model.score(&model_input(&choice, &packages)).await.unwrap();
-            let decided = decide(&choice, &scores, true, &packages);
-            let app = intent.needs_app().then(|| (id.to_owned(), title.to_owned()));
-            if decided != (Decision::Act { intent, app }) {
-                wrong.push(format!("{choice:?} → {decided:?}"));
+    for locale in [Locale::En, Locale::De, Locale::Es] {
+        for intent in Intent::ALL.into_iter().filter(|i| *i != Intent::Other) {
+            let apps: Vec<(&str, &str)> = if intent.needs_app() {
+                vec![("lnd", "LND"), ("bitcoin-knots", "Bitcoin Knots")]
+            } else {
+                vec![("", "")]
+            };
+            for (id, title) in apps {
+                let choice = intent.describe(locale, title);
+                let scores = model.score(&model_input(&choice, &packages)).await.unwrap();
+                let decided = decide(locale, &choice, &scores, true, &packages);
+                let app = intent.needs_app().then(|| (id.to_owned(), title.to_owned()));
+                if decided != (Decision::Act { intent, app }) {
+                    wrong.push(format!("{locale} {choice:?} → {decided:?}"));
+                }
             }
         }
     }

@@ -12,6 +12,7 @@ mod table;
 use std::io::BufRead;
 
 use aiui_core::backends::builtin::{Decision, Intent, decide};
+use aiui_core::i18n::Locale;
 use aiui_core::node::Package;
 use aiui_llama::SmolLm;
 
@@ -63,8 +64,8 @@ async fn main() {
         let top: Vec<String> = ranked.iter().take(3).map(|(i, s)| format!("{i:?} {s:.2}")).collect();
         println!(
             "{line:<50} model: {:<28} both: {:<28} [{}] {:?}",
-            short(&decide(&line, &scores.calibrated, false, &packages)),
-            short(&decide(&line, &scores.calibrated, true, &packages)),
+            short(&decide(Locale::En, &line, &scores.calibrated, false, &packages)),
+            short(&decide(Locale::En, &line, &scores.calibrated, true, &packages)),
             top.join(", "),
             scores.elapsed
         );

@@ -37,3 +37,149 @@ state-unnamed = in einem Zustand, den der Knoten nicht benannt hat
 confirm-not-done = Nicht ausgeführt: { $summary }. { $error }
 confirm-declined = Sie haben abgelehnt: { $summary }. Es wurde nichts geändert.
 confirm-expired = Niemand hat die Bestätigung rechtzeitig beantwortet: { $summary }. Es wurde nichts geändert.
+
+## Das eingebaute kleine Modell: Jedes Wort schreibt der Host, aus den Ergebnissen der Werkzeuge.
+
+builtin-notice = Antworten kommen jetzt vom eingebauten kleinen Modell (SmolLM2-135M), das zum Ausprobieren von AIUI gedacht ist: Es kann Apps auflisten, prüfen, starten, stoppen, neu starten, installieren und deinstallieren und den Zustand des Knotens zeigen, aber kein Gespräch führen. Für einen echten Assistenten starten Sie Ollama auf diesem Rechner mit einem Modell, das Werkzeuge nutzen kann (`ollama pull qwen2.5:7b`), oder hinterlegen Sie im vertrauenswürdigen Einstellungsfenster einen Claude-API-Schlüssel und ein Claude-Budget.
+builtin-capabilities = Ich bin das eingebaute kleine Modell (SmolLM2-135M) und erledige nur alltägliche Anfragen an den Knoten: was läuft; Zustand oder Protokolle einer App; eine App starten, stoppen, neu starten, installieren oder deinstallieren (z. B. „LND neu starten“); den Fortschritt der Bitcoin-Synchronisierung; die Kanäle des Lightning-Knotens; CPU, Arbeitsspeicher und Festplatte; und die akzeptierten Cashu-Mints. Für alles andere starten Sie Ollama mit einem Modell, das Werkzeuge nutzen kann (`ollama pull qwen2.5:7b`), oder hinterlegen Sie im vertrauenswürdigen Einstellungsfenster einen Claude-API-Schlüssel und ein Claude-Budget.
+builtin-the-app = der App
+builtin-understood-list = Ich liste Ihre Apps auf.
+builtin-understood-status = Ich prüfe den Zustand von { $app }.
+builtin-understood-logs = Ich lese die neuesten Protokollzeilen von { $app }.
+builtin-understood-start = { $app } wird gestartet: Ich warte auf Ihre Freigabe.
+builtin-understood-stop = { $app } wird gestoppt: Ich warte auf Ihre Freigabe.
+builtin-understood-restart = { $app } wird neu gestartet: Ich warte auf Ihre Freigabe.
+builtin-understood-install = { $app } wird installiert: Ich warte auf Ihre Freigabe.
+builtin-understood-uninstall = { $app } wird deinstalliert: Ich warte auf Ihre Freigabe.
+builtin-understood-sync = Ich prüfe den Fortschritt der Bitcoin-Synchronisierung.
+builtin-understood-lightning = Ich prüfe den Lightning-Knoten.
+builtin-understood-system = Ich lese CPU, Arbeitsspeicher und Festplatte des Rechners.
+builtin-understood-mints = Ich liste die akzeptierten Cashu-Mints auf.
+builtin-failed = Das hat nicht geklappt: { $error }
+builtin-node-answered = Der Knoten antwortete: { $answer }
+builtin-separator = {", "}
+builtin-apps-running =
+    { $running ->
+        [one] { $running } von { $installed } installierten Apps läuft: { $names }.
+       *[other] { $running } von { $installed } installierten Apps laufen: { $names }.
+    }
+builtin-apps-running-none = keine
+builtin-apps-not-running = Nicht gestartet: { $apps }.
+builtin-app-state = { $app }: { $state }.
+builtin-app-state-health = { $app }: { $state }, Gesundheit: { $health }.
+builtin-log-lines =
+    { $count ->
+        [one] Hier ist die neueste Protokollzeile von { $app }.
+       *[other] Hier sind die neuesten { $count } Protokollzeilen von { $app }.
+    }
+builtin-sync = Bitcoin ({ $chain }) ist bei Block { $blocks }{ $details }.
+builtin-sync-headers = {" "}von { $headers } Headern
+builtin-sync-verified = {", "}{ $percent } % geprüft
+builtin-sync-initial = {", "}noch im ersten Download
+builtin-ln-channels =
+    { $count ->
+        [one] { $count } aktiver Kanal
+       *[other] { $count } aktive Kanäle
+    }
+builtin-ln-peers =
+    { $count ->
+        [one] { $count } Peer
+       *[other] { $count } Peers
+    }
+builtin-ln-synced = mit der Blockchain synchronisiert
+builtin-ln-not-synced = noch nicht mit der Blockchain synchronisiert
+builtin-ln-alias = LND „{ $alias }“
+builtin-ln-no-figures = { $node }: Der Knoten hat keine Werte gesendet.
+builtin-ln-figures = { $node }: { $figures }.
+builtin-sys-cpu = CPU { $percent } %
+builtin-sys-memory = Arbeitsspeicher { $used } von { $total } GB
+builtin-sys-disk = Festplatte { $used } von { $total } GB
+builtin-sys-temperature = { $degrees } °C
+builtin-sys-no-figures = Der Knoten hat keine Systemwerte gesendet.
+builtin-sys-figures = { $figures }.
+builtin-mints-none = Der Knoten akzeptiert noch keine Cashu-Mints.
+builtin-mints =
+    { $count ->
+        [one] Der Knoten akzeptiert { $count } Cashu-Mint: { $urls }.
+       *[other] Der Knoten akzeptiert { $count } Cashu-Mints: { $urls }.
+    }
+builtin-done =
+    Erledigt: { $action ->
+        [start] Start
+        [stop] Stopp
+        [restart] Neustart
+        [install] Installation
+        [uninstall] Deinstallation
+       *[other] { $action }
+    } von { $app }: { $outcome }.
+builtin-did-you-mean = Meinten Sie: { $choices }?
+builtin-or = {" oder "}
+# Ein Auslassungszeichen statt „eine App“: Es passt in jede Wendung unten, ohne Fall und Artikel.
+builtin-an-app = …
+builtin-which-app = Welche App meinen Sie? Ich habe „{ $action }“ verstanden, aber keine App dieses Namens gefunden.
+builtin-installed = Auf Ihrem Knoten installiert: { $apps }.
+builtin-none-installed = Auf Ihrem Knoten ist noch keine App installiert.
+builtin-no-apps = Ihr Knoten listet keine Apps.
+builtin-installable = Nicht installiert, zur Installation verfügbar: { $apps }.
+
+## Eine Auswahl zum Antippen. Sie wird als Worte des Besitzers zurückgeschickt und muss wieder als dieselbe
+## Absicht verstanden werden (die Stichwörter in backends/builtin/intents.rs; ein Test prüft es).
+
+intent-list = Apps auflisten
+intent-status = Status von { $app } anzeigen
+intent-logs = Protokolle von { $app } anzeigen
+intent-start = { $app } starten
+intent-stop = { $app } stoppen
+intent-restart = { $app } neu starten
+intent-install = { $app } installieren
+intent-uninstall = { $app } deinstallieren
+intent-sync = Fortschritt der Bitcoin-Synchronisierung anzeigen
+intent-lightning = Kanäle und Peers des Lightning-Knotens anzeigen
+intent-system = CPU, Arbeitsspeicher und Festplatte des Rechners anzeigen
+intent-mints = Akzeptierte Cashu-Mints auflisten
+intent-chat = plaudern
+
+## Hinweise der Assistenzschleife und warum eine Runde endete.
+
+stop-stopped = Sie haben die Antwort gestoppt. Was bisher geschrieben wurde, bleibt erhalten; sonst wurde nichts getan.
+notice-paid-stop = Wird gestoppt: Die laufende bezahlte Anfrage wird noch zu Ende geführt, damit ihre Zahlung abgerechnet wird; nichts, was sie vorschlägt, wird ausgeführt.
+notice-paid-off = Bezahlte Hilfe ist in dieser Runde aus: Die Mint-Liste des Knotens konnte nicht gelesen werden ({ $error }).
+stop-step-limit = Ich habe nach { $steps } Schritten ohne Antwort aufgehört. Sonst wurde nichts geändert; Sie können noch einmal fragen, vielleicht genauer.
+notice-redacted =
+    { $count ->
+        [one] { $count } geheimer Wert in Werkzeugergebnissen wurde vor dem Senden an { $backend } geschwärzt.
+       *[other] { $count } geheime Werte in Werkzeugergebnissen wurden vor dem Senden an { $backend } geschwärzt.
+    }
+stop-cut-off = { $backend } hat mitten in der Antwort aufgehört ({ $reason }). Was geschrieben wurde, steht oben; sonst wurde nichts getan. Fragen Sie noch einmal, um das nächste Backend zu versuchen.
+notice-leg-failed = { $error }; das nächste Backend wird versucht.
+notice-over-allowance = { $message } Das nächste Backend wird versucht.
+notice-act-failed = `{ $method }` hat keinen Erfolg gemeldet: { $error }.
+notice-read-failed = `{ $method }` konnte nicht vom Knoten gelesen werden: { $error }.
+notice-package-list-failed = Der aktuelle Zustand der App ist unbekannt: Die Paketliste des Knotens konnte nicht gelesen werden ({ $error }).
+stop-context-too-long = Dieses Gespräch ist für das Modell zu lang geworden. Beginnen Sie ein neues Gespräch, um fortzufahren.
+stop-backend-failed = Das Assistenz-Backend ist fehlgeschlagen: { $error }. Es wurde nichts geändert; versuchen Sie es noch einmal.
+stop-no-backend = Gerade ist kein Assistenz-Backend verfügbar.
+stop-enable-a-leg = So aktivieren Sie eines: Starten Sie Ollama auf diesem Rechner mit einem Modell, das Werkzeuge nutzen kann (`ollama pull qwen2.5:7b`), oder hinterlegen Sie im vertrauenswürdigen Einstellungsfenster einen Claude-API-Schlüssel und ein Claude-Budget.
+mark-cut-off = {"["}Abgebrochen: Das Backend hat hier aufgehört zu antworten.]
+mark-stopped = {"["}Hier von Ihnen gestoppt.]
+
+## Warum ein bezahlter Schritt nicht bezahlt wurde und warum Claude übergangen wurde.
+
+budget-top-up = Der Besitzer kann das Budget im Einstellungsfenster von AIUI erhöhen oder aufladen (oder mit `aiui-cli budget set`).
+budget-off = Bezahlte Hilfe ist ausgeschaltet: Das Budget des Assistenten beträgt 0 Sats, deshalb habe ich hier aufgehört. { $topup }
+budget-renews =
+    {" "}Es wird { $period ->
+        [daily] täglich
+        [weekly] wöchentlich
+       *[monthly] monatlich
+    } erneuert.
+budget-taken = {" "}({ $spent } ausgegeben)
+budget-taken-held = {" "}({ $spent } ausgegeben, { $reserved } für noch offene Zahlungen zurückgehalten; was davon erstattet wird, fließt ins Budget zurück)
+budget-used-up = Das Budget des Assistenten von { $allowance } Sats ist aufgebraucht{ $taken }, deshalb habe ich hier aufgehört.{ $renews } { $topup }
+budget-too-dear = Diese Anfrage könnte bis zu { $price } Sats kosten, aber vom Budget über { $allowance } Sats sind nur noch { $remaining } übrig{ $taken }, deshalb habe ich hier aufgehört.{ $renews } { $topup }
+budget-not-paid = Ich konnte diese Anfrage nicht bezahlen, deshalb habe ich hier aufgehört. Vom Budget über { $allowance } Sats sind noch { $remaining } übrig{ $taken }.{ $renews } { $topup }
+claude-raise = Der Besitzer kann Claudes Budget im Einstellungsfenster von AIUI erhöhen (oder mit `aiui-cli budget set --claude-usd BETRAG`).
+claude-off = Claude wird nicht genutzt: Sein Budget beträgt $0. { $raise }
+claude-held = {", "}{ $reserved } für laufende Anfragen zurückgehalten
+claude-too-dear = Claude wurde übergangen: Diese Anfrage könnte bis zu { $worst } kosten, aber von seinem Budget über { $allowance } sind nur noch { $remaining } übrig ({ $spent } ausgegeben{ $held }).{ $renews } { $raise }
+claude-used-up = Claude wurde übergangen: Sein Budget über { $allowance } ist aufgebraucht ({ $spent } ausgegeben{ $held }).{ $renews } { $raise }

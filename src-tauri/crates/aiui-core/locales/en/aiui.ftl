@@ -45,3 +45,143 @@ state-unnamed = in a state the node did not name
 confirm-not-done = Not done: { $summary }. { $error }
 confirm-declined = You declined: { $summary }. Nothing was changed.
 confirm-expired = Nobody answered the confirmation in time: { $summary }. Nothing was changed.
+
+## The built-in leg (the small model on this machine). The model writes none of it: every word is the host's,
+## built from tool results. $app is an app's title as the node names it.
+
+builtin-notice = Answers now come from the built-in small model (SmolLM2-135M), meant for trying AIUI: it can list, check, start, stop, restart, install and uninstall apps and show the node's status, but it cannot hold a conversation. For a real assistant, start Ollama on this machine with a tool-capable model (`ollama pull qwen2.5:7b`) or add a Claude API key and a Claude allowance in the trusted settings window.
+# For a request outside what the leg does. It never guesses an answer to those.
+builtin-capabilities = I'm the built-in small model (SmolLM2-135M), so I only handle everyday node requests: what is running; an app's status or logs; start, stop, restart, install or uninstall an app (e.g. "restart LND"); the Bitcoin sync progress; the Lightning node's channels; CPU, memory and disk; and the accepted Cashu mints. For anything else, start Ollama with a tool-capable model (`ollama pull qwen2.5:7b`) or add a Claude API key and a Claude allowance in the trusted settings window.
+# Stands in for $app when the leg knows no app's name.
+builtin-the-app = the app
+# What the leg understood, said before the tool runs.
+builtin-understood-list = Listing your apps.
+builtin-understood-status = Checking { $app }'s status.
+builtin-understood-logs = Reading { $app }'s newest log lines.
+builtin-understood-start = Starting { $app }: waiting for your approval.
+builtin-understood-stop = Stopping { $app }: waiting for your approval.
+builtin-understood-restart = Restarting { $app }: waiting for your approval.
+builtin-understood-install = Installing { $app }: waiting for your approval.
+builtin-understood-uninstall = Uninstalling { $app }: waiting for your approval.
+builtin-understood-sync = Checking the Bitcoin sync progress.
+builtin-understood-lightning = Checking the Lightning node.
+builtin-understood-system = Reading the machine's CPU, memory and disk.
+builtin-understood-mints = Listing the accepted Cashu mints.
+# $error and $answer are the first line of the node's reply, as it came.
+builtin-failed = That did not work: { $error }
+builtin-node-answered = The node answered: { $answer }
+# Between the items of the lists below.
+builtin-separator = {", "}
+# $running of $installed apps (numbers); $names are their titles, or builtin-apps-running-none.
+builtin-apps-running = { $running } of { $installed } installed apps are running: { $names }.
+builtin-apps-running-none = none
+# $apps: each app that is installed but not running, with its state in parentheses.
+builtin-apps-not-running = Not running: { $apps }.
+# $state is one of the state- words above, or the node's own word for it.
+builtin-app-state = { $app } is { $state }.
+builtin-app-state-health = { $app } is { $state }, health: { $health }.
+builtin-log-lines = Here are { $app }'s newest { $count } log lines.
+# $chain is the node's name for the chain (main, test, signet); $details are the fragments below, each with its
+# own leading separator, those the node sent.
+builtin-sync = Bitcoin ({ $chain }) is at block { $blocks }{ $details }.
+builtin-sync-headers = {" "}of { $headers } headers
+# $percent is already formatted, with the locale's decimal separator.
+builtin-sync-verified = {", "}{ $percent }% verified
+builtin-sync-initial = {", "}still in initial download
+builtin-ln-channels = { $count } active channel(s)
+builtin-ln-peers = { $count } peer(s)
+builtin-ln-synced = synced to the chain
+builtin-ln-not-synced = not yet synced to the chain
+# The Lightning node named by its alias; $node in the next two is this, or plain "LND".
+builtin-ln-alias = LND "{ $alias }"
+builtin-ln-no-figures = { $node }: the node sent no figures.
+builtin-ln-figures = { $node }: { $figures }.
+# $percent, $used, $total and $degrees are already formatted, with the locale's decimal separator.
+builtin-sys-cpu = CPU { $percent }%
+builtin-sys-memory = memory { $used } of { $total } GB
+builtin-sys-disk = disk { $used } of { $total } GB
+builtin-sys-temperature = { $degrees } °C
+builtin-sys-no-figures = The node sent no system figures.
+builtin-sys-figures = { $figures }.
+builtin-mints-none = The node accepts no Cashu mints yet.
+builtin-mints = The node accepts { $count } Cashu mint(s): { $urls }.
+# $action is the tool's verb (start, stop, restart, install, uninstall, or another tool's); $outcome is what the
+# node reported, as the tool put it.
+builtin-done = Done: { $action } of { $app } { $outcome }.
+# Asking between one-tap choices; $choices are intent- texts joined with builtin-or.
+builtin-did-you-mean = Did you mean: { $choices }?
+builtin-or = {", or "}
+# Stands in for $app in an intent- text when no app of the name was found.
+builtin-an-app = an app
+# $action is an intent- text with builtin-an-app as its app.
+builtin-which-app = Which app do you mean? I understood that you want to { $action } but found no app of that name.
+builtin-installed = Installed on your node: { $apps }.
+builtin-none-installed = No app is installed on your node yet.
+builtin-no-apps = Your node lists no apps.
+builtin-installable = Not installed, available to install: { $apps }.
+
+## What the built-in leg can do, as a one-tap choice reads. Tapping one sends it as the owner's words, so each
+## must be understood again as the same intent (the cues in backends/builtin/intents.rs; a test checks it).
+
+intent-list = list your apps
+intent-status = show { $app }'s status
+intent-logs = show { $app }'s logs
+intent-start = start { $app }
+intent-stop = stop { $app }
+intent-restart = restart { $app }
+intent-install = install { $app }
+intent-uninstall = uninstall { $app }
+intent-sync = show the Bitcoin sync progress
+intent-lightning = show the Lightning node's channels and peers
+intent-system = show the machine's CPU, memory and disk
+intent-mints = list the accepted Cashu mints
+intent-chat = chat
+
+## The assistant loop's own notices and why a turn stopped. $backend is a leg's name (English for now);
+## $error and $reason are the technical cause, as the failing part put it.
+
+stop-stopped = You stopped the answer. What was written so far is kept; nothing else was done.
+notice-paid-stop = Stopping: the paid request in flight finishes first, so its payment is settled; nothing it proposes will run.
+notice-paid-off = Paid help is off for this turn: the node's mint list could not be read ({ $error }).
+stop-step-limit = I stopped after { $steps } steps without reaching an answer. Nothing else was changed; you can ask again, perhaps more specifically.
+notice-redacted = { $count } secret value(s) in tool results were redacted before sending to { $backend }.
+stop-cut-off = { $backend } stopped in the middle of its answer ({ $reason }). What it wrote is kept above; nothing else was done. Ask again to try the next backend.
+notice-leg-failed = { $error }; trying the next backend.
+# $message is the allowance's own sentences.
+notice-over-allowance = { $message } Trying the next backend.
+# $method is the node method's RPC name.
+notice-act-failed = `{ $method }` did not report success: { $error }.
+notice-read-failed = Could not read `{ $method }` from the node: { $error }.
+notice-package-list-failed = The app's current state is unknown: the node's package list could not be read ({ $error }).
+stop-context-too-long = This conversation has grown too long for the model. Start a new conversation to continue.
+stop-backend-failed = The assistant backend failed: { $error }. Nothing was changed; try again.
+# Followed by one line per leg (its name and why it is not available), then stop-enable-a-leg.
+stop-no-backend = No assistant backend is available right now.
+stop-enable-a-leg = To enable one: start Ollama on this machine with a tool-capable model (`ollama pull qwen2.5:7b`), or add a Claude API key and a Claude allowance in the trusted settings window.
+# Appended to what a leg wrote before the turn ended early.
+mark-cut-off = {"["}Cut off: the backend stopped answering here.]
+mark-stopped = {"["}Stopped by you here.]
+
+## Why a paid step was not paid for, and why Claude was passed over. Amounts in sats are numbers; dollar amounts
+## ($allowance, $spent, … in the claude- messages) come formatted, as "$1.50". The fragments ($renews, $taken,
+## $held) carry their own leading space or separator, and are empty when they do not apply.
+
+budget-top-up = The owner can raise or top up the allowance in AIUI's settings window (or with `aiui-cli budget set`).
+budget-off = Paid help is switched off: the assistant's allowance is 0 sats, so I stopped here. { $topup }
+# $period: daily, weekly or monthly.
+budget-renews =
+    {" "}It renews { $period ->
+        [daily] daily
+        [weekly] weekly
+       *[monthly] monthly
+    }.
+budget-taken = {" "}({ $spent } spent)
+budget-taken-held = {" "}({ $spent } spent, { $reserved } held for payments still being resolved; whatever they refund comes back to the allowance)
+budget-used-up = The assistant's allowance of { $allowance } sats is used up{ $taken }, so I stopped here.{ $renews } { $topup }
+budget-too-dear = This request could cost up to { $price } sats, but only { $remaining } of the { $allowance }-sat allowance remain{ $taken }, so I stopped here.{ $renews } { $topup }
+budget-not-paid = I could not pay for this request, so I stopped here. { $remaining } of the { $allowance }-sat allowance remain{ $taken }.{ $renews } { $topup }
+claude-raise = The owner can raise Claude's allowance in AIUI's settings window (or with `aiui-cli budget set --claude-usd AMOUNT`).
+claude-off = Claude is not used: its allowance is $0. { $raise }
+claude-held = {", "}{ $reserved } held for requests in progress
+claude-too-dear = Claude was passed over: this request could cost up to { $worst }, but only { $remaining } of its { $allowance } allowance remain ({ $spent } spent{ $held }).{ $renews } { $raise }
+claude-used-up = Claude was passed over: its { $allowance } allowance is used up ({ $spent } spent{ $held }).{ $renews } { $raise }

@@ -37,3 +37,148 @@ state-unnamed = en un estado que el nodo no nombró
 confirm-not-done = No se hizo: { $summary }. { $error }
 confirm-declined = Rechazaste: { $summary }. No se cambió nada.
 confirm-expired = Nadie respondió a la confirmación a tiempo: { $summary }. No se cambió nada.
+
+## El modelo pequeño integrado: cada palabra la escribe el host, a partir de los resultados de las herramientas.
+
+builtin-notice = Las respuestas vienen ahora del modelo pequeño integrado (SmolLM2-135M), pensado para probar AIUI: puede listar, consultar, iniciar, detener, reiniciar, instalar y desinstalar apps y mostrar el estado del nodo, pero no puede mantener una conversación. Para un asistente de verdad, inicia Ollama en este equipo con un modelo que sepa usar herramientas (`ollama pull qwen2.5:7b`) o añade una clave de API de Claude y un presupuesto para Claude en la ventana de ajustes de confianza.
+builtin-capabilities = Soy el modelo pequeño integrado (SmolLM2-135M), así que solo atiendo peticiones cotidianas del nodo: qué está en ejecución; el estado o los registros de una app; iniciar, detener, reiniciar, instalar o desinstalar una app (p. ej., «Reinicia LND»); el progreso de sincronización de Bitcoin; los canales del nodo Lightning; CPU, memoria y disco; y las mints de Cashu aceptadas. Para todo lo demás, inicia Ollama con un modelo que sepa usar herramientas (`ollama pull qwen2.5:7b`) o añade una clave de API de Claude y un presupuesto para Claude en la ventana de ajustes de confianza.
+builtin-the-app = la app
+builtin-understood-list = Listando tus apps.
+builtin-understood-status = Consultando el estado de { $app }.
+builtin-understood-logs = Leyendo las últimas líneas de registro de { $app }.
+builtin-understood-start = Iniciando { $app }: esperando tu aprobación.
+builtin-understood-stop = Deteniendo { $app }: esperando tu aprobación.
+builtin-understood-restart = Reiniciando { $app }: esperando tu aprobación.
+builtin-understood-install = Instalando { $app }: esperando tu aprobación.
+builtin-understood-uninstall = Desinstalando { $app }: esperando tu aprobación.
+builtin-understood-sync = Consultando el progreso de sincronización de Bitcoin.
+builtin-understood-lightning = Consultando el nodo Lightning.
+builtin-understood-system = Leyendo la CPU, la memoria y el disco del equipo.
+builtin-understood-mints = Listando las mints de Cashu aceptadas.
+builtin-failed = No funcionó: { $error }
+builtin-node-answered = El nodo respondió: { $answer }
+builtin-separator = {", "}
+builtin-apps-running =
+    { $running ->
+        [one] { $running } de { $installed } apps instaladas está en ejecución: { $names }.
+       *[other] { $running } de { $installed } apps instaladas están en ejecución: { $names }.
+    }
+builtin-apps-running-none = ninguna
+builtin-apps-not-running = Sin ejecutar: { $apps }.
+builtin-app-state = { $app }: { $state }.
+builtin-app-state-health = { $app }: { $state }, salud: { $health }.
+builtin-log-lines =
+    { $count ->
+        [one] Esta es la última línea de registro de { $app }.
+       *[other] Estas son las últimas { $count } líneas de registro de { $app }.
+    }
+builtin-sync = Bitcoin ({ $chain }) está en el bloque { $blocks }{ $details }.
+builtin-sync-headers = {" "}de { $headers } cabeceras
+builtin-sync-verified = {", "}{ $percent } % verificado
+builtin-sync-initial = {", "}aún en la descarga inicial
+builtin-ln-channels =
+    { $count ->
+        [one] { $count } canal activo
+       *[other] { $count } canales activos
+    }
+builtin-ln-peers =
+    { $count ->
+        [one] { $count } par
+       *[other] { $count } pares
+    }
+builtin-ln-synced = sincronizado con la cadena
+builtin-ln-not-synced = aún sin sincronizar con la cadena
+builtin-ln-alias = LND «{ $alias }»
+builtin-ln-no-figures = { $node }: el nodo no envió cifras.
+builtin-ln-figures = { $node }: { $figures }.
+builtin-sys-cpu = CPU { $percent } %
+builtin-sys-memory = memoria { $used } de { $total } GB
+builtin-sys-disk = disco { $used } de { $total } GB
+builtin-sys-temperature = { $degrees } °C
+builtin-sys-no-figures = El nodo no envió cifras del sistema.
+builtin-sys-figures = { $figures }.
+builtin-mints-none = El nodo aún no acepta ninguna mint de Cashu.
+builtin-mints =
+    { $count ->
+        [one] El nodo acepta { $count } mint de Cashu: { $urls }.
+       *[other] El nodo acepta { $count } mints de Cashu: { $urls }.
+    }
+builtin-done =
+    Hecho: { $action ->
+        [start] inicio
+        [stop] detención
+        [restart] reinicio
+        [install] instalación
+        [uninstall] desinstalación
+       *[other] { $action }
+    } de { $app }: { $outcome }.
+builtin-did-you-mean = ¿Quisiste decir: { $choices }?
+builtin-or = {" o "}
+builtin-an-app = una app
+builtin-which-app = ¿A qué app te refieres? Entendí «{ $action }», pero no encontré ninguna app con ese nombre.
+builtin-installed = Instaladas en tu nodo: { $apps }.
+builtin-none-installed = Aún no hay ninguna app instalada en tu nodo.
+builtin-no-apps = Tu nodo no lista ninguna app.
+builtin-installable = Sin instalar, disponibles para instalar: { $apps }.
+
+## Una opción para tocar. Se envía como palabras del propietario y debe entenderse otra vez como la misma
+## intención (las pistas de backends/builtin/intents.rs; una prueba lo comprueba).
+
+intent-list = Lista tus apps
+intent-status = Muestra el estado de { $app }
+intent-logs = Muestra los registros de { $app }
+intent-start = Inicia { $app }
+intent-stop = Detén { $app }
+intent-restart = Reinicia { $app }
+intent-install = Instala { $app }
+intent-uninstall = Desinstala { $app }
+intent-sync = Muestra el progreso de sincronización de Bitcoin
+intent-lightning = Muestra los canales y pares del nodo Lightning
+intent-system = Muestra la CPU, la memoria y el disco del equipo
+intent-mints = Lista las mints de Cashu aceptadas
+intent-chat = charlar
+
+## Avisos del bucle del asistente y por qué terminó un turno.
+
+stop-stopped = Detuviste la respuesta. Lo escrito hasta ahora se conserva; no se hizo nada más.
+notice-paid-stop = Deteniendo: la petición de pago en curso termina primero, para que su pago quede liquidado; no se ejecutará nada de lo que proponga.
+notice-paid-off = La ayuda de pago está desactivada en este turno: no se pudo leer la lista de mints del nodo ({ $error }).
+stop-step-limit = Me detuve tras { $steps } pasos sin llegar a una respuesta. No se cambió nada más; puedes volver a preguntar, quizá de forma más concreta.
+notice-redacted =
+    { $count ->
+        [one] Se ocultó { $count } valor secreto de los resultados de herramientas antes de enviarlos a { $backend }.
+       *[other] Se ocultaron { $count } valores secretos de los resultados de herramientas antes de enviarlos a { $backend }.
+    }
+stop-cut-off = { $backend } se detuvo a mitad de su respuesta ({ $reason }). Lo que escribió se conserva arriba; no se hizo nada más. Vuelve a preguntar para probar el siguiente backend.
+notice-leg-failed = { $error }; probando el siguiente backend.
+notice-over-allowance = { $message } Probando el siguiente backend.
+notice-act-failed = `{ $method }` no informó de éxito: { $error }.
+notice-read-failed = No se pudo leer `{ $method }` del nodo: { $error }.
+notice-package-list-failed = El estado actual de la app es desconocido: no se pudo leer la lista de paquetes del nodo ({ $error }).
+stop-context-too-long = Esta conversación se ha vuelto demasiado larga para el modelo. Empieza una conversación nueva para continuar.
+stop-backend-failed = Falló el backend del asistente: { $error }. No se cambió nada; inténtalo de nuevo.
+stop-no-backend = Ahora mismo no hay ningún backend del asistente disponible.
+stop-enable-a-leg = Para activar uno: inicia Ollama en este equipo con un modelo que sepa usar herramientas (`ollama pull qwen2.5:7b`) o añade una clave de API de Claude y un presupuesto para Claude en la ventana de ajustes de confianza.
+mark-cut-off = {"["}Cortado: el backend dejó de responder aquí.]
+mark-stopped = {"["}Detenido por ti aquí.]
+
+## Por qué no se pagó un paso de pago y por qué se pasó por alto a Claude.
+
+budget-top-up = El propietario puede aumentar o recargar el presupuesto en la ventana de ajustes de AIUI (o con `aiui-cli budget set`).
+budget-off = La ayuda de pago está desactivada: el presupuesto del asistente es de 0 sats, así que me detuve aquí. { $topup }
+budget-renews =
+    {" "}Se renueva { $period ->
+        [daily] cada día
+        [weekly] cada semana
+       *[monthly] cada mes
+    }.
+budget-taken = {" "}({ $spent } gastados)
+budget-taken-held = {" "}({ $spent } gastados, { $reserved } retenidos para pagos aún pendientes; lo que se reembolse vuelve al presupuesto)
+budget-used-up = El presupuesto del asistente de { $allowance } sats está agotado{ $taken }, así que me detuve aquí.{ $renews } { $topup }
+budget-too-dear = Esta petición podría costar hasta { $price } sats, pero del presupuesto de { $allowance } sats solo quedan { $remaining }{ $taken }, así que me detuve aquí.{ $renews } { $topup }
+budget-not-paid = No pude pagar esta petición, así que me detuve aquí. Del presupuesto de { $allowance } sats quedan { $remaining }{ $taken }.{ $renews } { $topup }
+claude-raise = El propietario puede aumentar el presupuesto de Claude en la ventana de ajustes de AIUI (o con `aiui-cli budget set --claude-usd CANTIDAD`).
+claude-off = Claude no se usa: su presupuesto es de $0. { $raise }
+claude-held = {", "}{ $reserved } retenidos para peticiones en curso
+claude-too-dear = Se pasó por alto a Claude: esta petición podría costar hasta { $worst }, pero de su presupuesto de { $allowance } solo quedan { $remaining } ({ $spent } gastados{ $held }).{ $renews } { $raise }
+claude-used-up = Se pasó por alto a Claude: su presupuesto de { $allowance } está agotado ({ $spent } gastados{ $held }).{ $renews } { $raise }

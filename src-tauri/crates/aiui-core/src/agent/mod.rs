@@ -38,9 +38,11 @@ pub const HISTORY_WINDOW: usize = 200;
 pub const DENIED_RESULT: &str = "The owner declined this action. It was not performed. Do not retry it and do not \
                                  try to reach the same effect another way; tell the owner it was not done.";
 const NOT_RUN_RESULT: &str = "Not run: an earlier action in this step was declined by the owner.";
-const STOPPED_MESSAGE: &str = "You stopped the answer. What was written so far is kept; nothing else was done.";
-const PAID_STOP_NOTICE: &str = "Stopping: the paid request in flight finishes first, so its payment is settled; \
-                                nothing it proposes will run.";
+
+/// What the owner reads when they stopped the turn.
+fn stopped_message(locale: Locale) -> String {
+    i18n::text(locale, "stop-stopped", &[])
+}
 
 /// Why a step ended without an answer, and what of an answer was shown before it did.
 struct StepEnd {
@@ -71,7 +73,8 @@ pub struct OperatorConfig {
     pub grants: Grants,
     pub system_prompt: String,
     pub max_tokens: u32,
-    /// The language of the host's own text: confirmation summaries and why an action was not done.
+    /// The language of the host's own text: confirmation summaries, why an action was not done, the loop's
+    /// notices and stops, and everything the built-in leg says.
     pub locale: Locale,
 }
 
@@ -175,8 +178,8 @@ impl Agent {
     }
 
     /// The turn's payment policy: the operator's allowance, with accepted mints limited to those the node lists.
-    /// When the list cannot be read, paid help is off for the turn and the notice says why.
-    async fn payment_policy(&self) -> (PaymentPolicy, Option<String>) {
+    /// When the list cannot be read, paid help is off for the turn and the notice says why, in `locale`.
+    async fn payment_policy(&self, locale: Locale) -> (PaymentPolicy, Option<String>) {
         let Some(budget) = &self.budget else { return (PaymentPolicy::nothing(), None) };
         let policy = budget.payment_policy();
         if !policy.allows_paid() {
@@ -189,7 +192,7 @@ impl Agent {
             }
             Err(e) => {
                 tracing::warn!(error = %e, "the node's mint list could not be read; paid legs are off for this turn");
-                let why = format!("Paid help is off for this turn: the node's mint list could not be read ({e}).");
+                let why = i18n::text(locale, "notice-paid-off", &[("error", e.to_string().into())]);
                 (policy.restricted_to(&[]), NodeMints::Unreadable(why.clone()), Some(why))
             }
         };
@@ -230,11 +233,12 @@ impl Agent {
         stop: &Stop,
     ) -> Result<TurnOutcome, AgentError> {
         let config = self.config.read().unwrap_or_else(|p| p.into_inner()).clone();
-        let (policy, mut policy_notice) = self.payment_policy().await;
+        let locale = config.locale;
+        let (policy, mut policy_notice) = self.payment_policy(locale).await;
         if let Some(text) = &policy_notice {
             emit(events, Event::Notice { text: text.clone() });
         }
-        let context = TurnContext { policy, claude: self.chain.claude_policy(), node: Some(self.node.clone()) };
+        let context = TurnContext { policy, claude: self.chain.claude_policy(), node: Some(self.node.clone()), locale };
         // What the owner was told about legs passed over, so a tool loop says it once.
         let mut told = Vec::new();
         let mut spent = TurnSpend::default();
@@ -258,7 +262,7 @@ impl Agent {
                     if !user_stored {
                         self.store.append_message(conversation, &user, None)?;
                     }
-                    let marked = streamed::marked(&text, reason);
+                    let marked = streamed::marked(locale, &text, reason);
                     let assistant = Message::Assistant { text: marked.clone(), tool_calls: Vec::new() };
                     self.store.append_message(conversation, &assistant, Some(&backend))?;
                     emit(events, Event::Text { text: marked, backend });
@@ -303,7 +307,7 @@ impl Agent {
             for call in &turn.tool_calls {
                 // A stop before a call runs: it, and every one after it, is answered "not run".
                 if declined.is_none() && stop.is_stopped() {
-                    declined = Some((StopReason::Stopped, STOPPED_MESSAGE.into()));
+                    declined = Some((StopReason::Stopped, stopped_message(locale)));
                 }
                 let result = match &declined {
                     Some(_) => Message::ToolResult {
@@ -313,7 +317,7 @@ impl Agent {
                         is_error: true,
                     },
                     None => {
-                        let asked = Asked { requester, stop, locale: config.locale };
+                        let asked = Asked { requester, stop, locale };
                         let (result, ended) =
                             self.run_tool(conversation, call, &config.grants, &turn.backend, &asked, events).await?;
                         declined = ended;
@@ -327,10 +331,7 @@ impl Agent {
                 return self.stop(conversation, events, reason, message, true);
             }
         }
-        let message = format!(
-            "I stopped after {MAX_STEPS} steps without reaching an answer. Nothing else was changed; you can ask again, \
-             perhaps more specifically."
-        );
+        let message = i18n::text(locale, "stop-step-limit", &[("steps", MAX_STEPS.into())]);
         self.stop(conversation, events, StopReason::StepLimit, message, true)
     }
 
@@ -362,7 +363,7 @@ impl Agent {
                 Err(mut none) => {
                     failures.append(&mut none.reasons);
                     none.reasons = failures;
-                    return Err(StepEnd::plain(StopReason::NoBackend, none.to_string()));
+                    return Err(StepEnd::plain(StopReason::NoBackend, none.text(context.locale)));
                 }
             };
             let leg = &self.chain.legs()[index];
@@ -381,22 +382,16 @@ impl Agent {
                     Ok(report) => {
                         let redacted: usize = report.redactions.iter().map(|(_, n)| n).sum();
                         if redacted > 0 {
-                            emit(
-                                events,
-                                Event::Notice {
-                                    text: format!(
-                                        "{redacted} secret value(s) in tool results were redacted before sending to {}.",
-                                        leg.name()
-                                    ),
-                                },
-                            );
+                            let args = [("count", redacted.into()), ("backend", leg.name().into())];
+                            let text = i18n::text(context.locale, "notice-redacted", &args);
+                            emit(events, Event::Notice { text });
                         }
                     }
                     Err(blocked) => return Err(StepEnd::plain(StopReason::EgressBlocked, blocked.message)),
                 }
             }
             if stop.is_stopped() {
-                return Err(StepEnd::plain(StopReason::Stopped, STOPPED_MESSAGE.into()));
+                return Err(StepEnd::plain(StopReason::Stopped, stopped_message(context.locale)));
             }
             emit(events, Event::BackendChosen { backend: id.clone() });
             // What the owner sees as it is written: a cloud leg's placeholders revealed, never half of one.
@@ -424,14 +419,16 @@ impl Agent {
                         result = &mut sending => break result,
                         () = stop.stopped(), if !told => {
                             told = true;
-                            emit(events, Event::Notice { text: PAID_STOP_NOTICE.into() });
+                            let text = i18n::text(context.locale, "notice-paid-stop", &[]);
+                            emit(events, Event::Notice { text });
                         }
                     }
                 };
                 if stop.is_stopped() {
                     let partial = result.ok().map(|turn| reveal(screen.as_deref(), turn));
                     let partial = partial.filter(|t| !t.text.is_empty()).map(|t| (t.text, t.backend));
-                    return Err(StepEnd { reason: StopReason::Stopped, message: STOPPED_MESSAGE.into(), partial });
+                    let message = stopped_message(context.locale);
+                    return Err(StepEnd { reason: StopReason::Stopped, message, partial });
                 }
                 result
             } else {
@@ -440,7 +437,8 @@ impl Agent {
                     () = stop.stopped() => {
                         // Dropping the request closes its connection: the model stops writing.
                         let partial = streamed.shown().filter(|t| !t.is_empty()).map(|t| (t, id.clone()));
-                        return Err(StepEnd { reason: StopReason::Stopped, message: STOPPED_MESSAGE.into(), partial });
+                        let message = stopped_message(context.locale);
+                        return Err(StepEnd { reason: StopReason::Stopped, message, partial });
                     }
                 }
             };
@@ -448,11 +446,8 @@ impl Agent {
                 Ok(turn) => return Ok(reveal(screen.as_deref(), turn)),
                 Err(BackendError::CutOff { backend, reason, .. }) => {
                     tracing::warn!(leg = leg.name(), %reason, "the answer was cut off mid-way");
-                    let message = format!(
-                        "{} stopped in the middle of its answer ({reason}). What it wrote is kept above; nothing \
-                         else was done. Ask again to try the next backend.",
-                        leg.name()
-                    );
+                    let args = [("backend", leg.name().into()), ("reason", reason.to_string().into())];
+                    let message = i18n::text(context.locale, "stop-cut-off", &args);
                     let _ = backend;
                     let partial = streamed.shown().map(|t| (t, id.clone()));
                     return Err(StepEnd { reason: StopReason::CutOff, message, partial });
@@ -461,8 +456,10 @@ impl Agent {
                     tracing::info!(leg = leg.name(), error = %e, "leg failed; handing the step to the next leg");
                     let text = match &e {
                         // Whole sentences already: the allowance's own words.
-                        BackendError::OverAllowance { message, .. } => format!("{message} Trying the next backend."),
-                        e => format!("{e}; trying the next backend."),
+                        BackendError::OverAllowance { message, .. } => {
+                            i18n::text(context.locale, "notice-over-allowance", &[("message", message.as_str().into())])
+                        }
+                        e => i18n::text(context.locale, "notice-leg-failed", &[("error", e.to_string().into())]),
                     };
                     emit(events, Event::Notice { text });
                     failures.push((leg.name().to_owned(), e.to_string()));
@@ -474,7 +471,7 @@ impl Agent {
                 Err(BackendError::PaymentFailed { message }) => {
                     return Err(StepEnd::plain(StopReason::PaymentFailed, message));
                 }
-                Err(e) => return Err(StepEnd::plain(StopReason::BackendFailed, backend_message(&e))),
+                Err(e) => return Err(StepEnd::plain(StopReason::BackendFailed, backend_message(context.locale, &e))),
             }
         }
     }
@@ -529,11 +526,9 @@ impl Agent {
             Err(e) => {
                 // The owner sees the failure too, not only the model: a model may shrug it off.
                 let rpc = validated.tool.method.spec().rpc_name;
-                let text = if validated.tool.class.needs_confirmation() {
-                    format!("`{rpc}` did not report success: {e}.")
-                } else {
-                    format!("Could not read `{rpc}` from the node: {e}.")
-                };
+                let key =
+                    if validated.tool.class.needs_confirmation() { "notice-act-failed" } else { "notice-read-failed" };
+                let text = i18n::text(asked.locale, key, &[("method", rpc.into()), ("error", e.to_string().into())]);
                 self.notice(conversation, events, text)?;
                 Ok((result(format!("The node answered with an error: {e}"), true), None))
             }
@@ -566,7 +561,7 @@ impl Agent {
         // The summary is the host's, from the node's own state; a failure to read it says so rather than guess.
         let packages = self.node.list_packages().await;
         if let Err(e) = &packages
-            && let Err(store) = self.notice(conversation, events, package_list_failed(e))
+            && let Err(store) = self.notice(conversation, events, package_list_failed(asked.locale, e))
         {
             tracing::error!(error = %store, "a notice could not be stored");
         }
@@ -592,7 +587,7 @@ impl Agent {
             () = asked.stop.stopped() => {
                 // Taken back from every trusted surface: nobody can approve what the owner stopped.
                 self.gate.withdraw(&id);
-                return Err((StopReason::Stopped, STOPPED_MESSAGE.into()));
+                return Err((StopReason::Stopped, stopped_message(locale)));
             }
         };
         match verdict {
@@ -648,19 +643,17 @@ fn reveal_strings(screen: &Screen, value: &mut Value) {
     }
 }
 
-fn package_list_failed(error: &NodeError) -> String {
-    format!("The app's current state is unknown: the node's package list could not be read ({error}).")
+fn package_list_failed(locale: Locale, error: &NodeError) -> String {
+    i18n::text(locale, "notice-package-list-failed", &[("error", error.to_string().into())])
 }
 
 fn tool_error_for_model(error: &ToolError) -> String {
     format!("Tool error: {error}. Correct the call and try again, or answer without it.")
 }
 
-fn backend_message(error: &BackendError) -> String {
+fn backend_message(locale: Locale, error: &BackendError) -> String {
     match error {
-        BackendError::ContextTooLong { .. } => {
-            "This conversation has grown too long for the model. Start a new conversation to continue.".into()
-        }
-        other => format!("The assistant backend failed: {other}. Nothing was changed; try again."),
+        BackendError::ContextTooLong { .. } => i18n::text(locale, "stop-context-too-long", &[]),
+        other => i18n::text(locale, "stop-backend-failed", &[("error", other.to_string().into())]),
     }
 }

@@ -5,6 +5,7 @@
 use std::sync::Mutex;
 
 use super::StopReason;
+use crate::i18n::{self, Locale};
 
 /// The longest placeholder held back waiting for its `]` (`[lan-ip-123]` is 12): anything longer after a `[` is
 /// ordinary text.
@@ -55,11 +56,12 @@ fn safe_end(raw: &str) -> usize {
 }
 
 /// The partial answer as it is stored and shown once the turn ended early.
-pub(super) fn marked(text: &str, reason: StopReason) -> String {
-    let mark = match reason {
-        StopReason::CutOff => "[Cut off: the backend stopped answering here.]",
-        _ => "[Stopped by you here.]",
+pub(super) fn marked(locale: Locale, text: &str, reason: StopReason) -> String {
+    let key = match reason {
+        StopReason::CutOff => "mark-cut-off",
+        _ => "mark-stopped",
     };
+    let mark = i18n::text(locale, key, &[]);
     format!("{}\n\n{mark}", text.trim_end())
 }
 

@@ -11,6 +11,7 @@ use super::routstr::Routstr;
 use super::{BackendError, BackendId, ChatRequest, OnDelta, Turn};
 use crate::budget::{ClaudePolicy, PaymentPolicy};
 use crate::egress::Origin;
+use crate::i18n::{self, Locale};
 use crate::node::NodeClient;
 
 /// One leg of the chain. An enum rather than a trait object: the legs are a closed, ordered set, and each
@@ -34,6 +35,8 @@ pub struct TurnContext {
     pub claude: ClaudePolicy,
     /// The node, for the built-in leg, which resolves app names against the node's own package list.
     pub node: Option<Arc<NodeClient>>,
+    /// The owner's language for the turn, from the operator config: the built-in leg's words are the host's.
+    pub locale: Locale,
 }
 
 /// Why a leg was passed over for a step, and whether the owner hears it even when another leg answers (Claude's
@@ -79,7 +82,7 @@ impl Leg {
     pub async fn check(&self, request: &ChatRequest, context: &TurnContext) -> Result<BackendId, Passed> {
         match self {
             Self::Local(ollama) => ollama.check().await.map_err(Passed::quietly),
-            Self::Claude(claude) => claude.check(&context.claude).await,
+            Self::Claude(claude) => claude.check(&context.claude, context.locale).await,
             Self::Routstr(routstr) => Box::pin(routstr.check(request, &context.policy)).await.map_err(Passed::quietly),
             Self::Builtin(builtin) => builtin.check().map_err(Passed::quietly),
         }
@@ -109,10 +112,10 @@ impl Leg {
     pub async fn send(&self, id: &BackendId, body: Value, context: &TurnContext) -> Result<Turn, BackendError> {
         match self {
             Self::Local(ollama) => ollama.send(id, body).await,
-            Self::Claude(claude) => claude.send(body, &context.claude).await,
+            Self::Claude(claude) => claude.send(body, &context.claude, context.locale).await,
             // Boxed: the paid path is a deep future, and it would otherwise inflate every caller's.
-            Self::Routstr(routstr) => Box::pin(routstr.send(id, body, &context.policy)).await,
-            Self::Builtin(builtin) => Box::pin(builtin.send(body, context.node.as_deref())).await,
+            Self::Routstr(routstr) => Box::pin(routstr.send(id, body, &context.policy, context.locale)).await,
+            Self::Builtin(builtin) => Box::pin(builtin.send(body, context.node.as_deref(), context.locale)).await,
         }
     }
 
@@ -128,7 +131,7 @@ impl Leg {
     ) -> Result<Turn, BackendError> {
         match self {
             Self::Local(ollama) => ollama.send_streaming(id, body, on_delta).await,
-            Self::Claude(claude) => claude.send_streaming(body, &context.claude, on_delta).await,
+            Self::Claude(claude) => claude.send_streaming(body, &context.claude, context.locale, on_delta).await,
             Self::Routstr(_) | Self::Builtin(_) => self.send(id, body, context).await,
         }
     }
@@ -166,13 +169,23 @@ pub struct NoBackend {
     pub reasons: Vec<(String, String)>,
 }
 
+impl NoBackend {
+    /// What the owner reads, in `locale`: a line, each leg and why it is not available (the legs' own words), and
+    /// how to enable one (in English, exactly [`ENABLE_A_LEG`]).
+    pub fn text(&self, locale: Locale) -> String {
+        let mut text = i18n::text(locale, "stop-no-backend", &[]);
+        text.push('\n');
+        for (leg, reason) in &self.reasons {
+            text.push_str(&format!("- {leg}: {reason}\n"));
+        }
+        text.push_str(&i18n::text(locale, "stop-enable-a-leg", &[]));
+        text
+    }
+}
+
 impl std::fmt::Display for NoBackend {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "No assistant backend is available right now.")?;
-        for (leg, reason) in &self.reasons {
-            writeln!(f, "- {leg}: {reason}")?;
-        }
-        f.write_str(ENABLE_A_LEG)
+        f.write_str(&self.text(Locale::En))
     }
 }
 

@@ -21,6 +21,7 @@ use super::stream::{self, Failed, Fault, StreamFault};
 use super::{BackendError, BackendId, ChatRequest, Cost, OnDelta, Turn};
 use crate::budget::{ClaudeAllowance, ClaudePolicy, Reservation, pass_over_message};
 use crate::egress::Origin;
+use crate::i18n::Locale;
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
 use crate::pricing::{ModelPrice, Prices, format_usd};
 use crate::secrets::{SecretName, Secrets};
@@ -114,7 +115,7 @@ impl Claude {
 
     /// Usable when a key is in the keyring, the leg is not marked down, its model has a price, and the turn's
     /// allowance has room. An owner with a key is told when the price or the allowance passes Claude over.
-    pub async fn check(&self, policy: &ClaudePolicy) -> Result<BackendId, Passed> {
+    pub async fn check(&self, policy: &ClaudePolicy, locale: Locale) -> Result<BackendId, Passed> {
         if let Some((until, reason)) = self.down_until.lock().unwrap_or_else(|p| p.into_inner()).clone()
             && Instant::now() < until
         {
@@ -129,7 +130,7 @@ impl Claude {
         }
         self.price().map_err(Passed::telling)?;
         if policy.allowance_usd_micros == 0 || policy.remaining_usd_micros == 0 {
-            return Err(Passed::telling(pass_over_message(&self.spend.allowance.get(), None)));
+            return Err(Passed::telling(pass_over_message(locale, &self.spend.allowance.get(), None)));
         }
         Ok(BackendId::Claude { model: self.config.model.clone() })
     }
@@ -148,7 +149,12 @@ impl Claude {
     }
 
     /// Reserves the request's worst case, or says why it is not sent.
-    fn reserve(&self, body: &Value, policy: &ClaudePolicy) -> Result<(Held<'_>, ModelPrice), BackendError> {
+    fn reserve(
+        &self,
+        body: &Value,
+        policy: &ClaudePolicy,
+        locale: Locale,
+    ) -> Result<(Held<'_>, ModelPrice), BackendError> {
         let price = self.price().map_err(|message| BackendError::OverAllowance { backend: NAME.into(), message })?;
         let max_tokens = body.get("max_tokens").and_then(Value::as_u64).ok_or_else(|| BackendError::Protocol {
             backend: NAME.into(),
@@ -160,7 +166,7 @@ impl Claude {
             Some(reservation) => Ok((Held { allowance, reservation: Some(reservation) }, price)),
             None => Err(BackendError::OverAllowance {
                 backend: NAME.into(),
-                message: pass_over_message(&allowance.get(), Some(worst)),
+                message: pass_over_message(locale, &allowance.get(), Some(worst)),
             }),
         }
     }
@@ -241,9 +247,9 @@ impl Claude {
         wire::origin_of(body, pointer)
     }
 
-    /// One request, paid from the allowance under `policy`.
-    pub async fn send(&self, body: Value, policy: &ClaudePolicy) -> Result<Turn, BackendError> {
-        let (held, price) = self.reserve(&body, policy)?;
+    /// One request, paid from the allowance under `policy`; why it was not sent is said in `locale`.
+    pub async fn send(&self, body: Value, policy: &ClaudePolicy, locale: Locale) -> Result<Turn, BackendError> {
+        let (held, price) = self.reserve(&body, policy, locale)?;
         let result = self.send_unpriced(&body).await;
         self.settle(held, &price, result)
     }
@@ -271,9 +277,10 @@ impl Claude {
         &self,
         body: Value,
         policy: &ClaudePolicy,
+        locale: Locale,
         on_delta: OnDelta<'_>,
     ) -> Result<Turn, BackendError> {
-        let (held, price) = self.reserve(&body, policy)?;
+        let (held, price) = self.reserve(&body, policy, locale)?;
         let result = self.stream_unpriced(body, on_delta).await;
         self.settle(held, &price, result)
     }

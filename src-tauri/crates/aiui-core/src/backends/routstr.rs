@@ -21,6 +21,7 @@ use super::{BackendError, BackendId, ChatRequest, Cost, Turn};
 use crate::budget::{PaymentPolicy, stop_message};
 use crate::egress::Origin;
 use crate::faults;
+use crate::i18n::Locale;
 use crate::net::guard::{AddressPolicy, Guard};
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
 use crate::pay::discovery::{Discovered, Discovery, DiscoveryReport, Refusal};
@@ -260,7 +261,13 @@ impl Routstr {
     /// Pays for and sends one step. A payment that cannot be made ends the turn (`BudgetStop`): no retry, no other
     /// provider. The provider's own 402 may re-price once, only after the first token was taken back, and only up
     /// to `MAX_REPRICE_FACTOR` times the estimate from its advertised price.
-    pub async fn send(&self, id: &BackendId, body: Value, policy: &PaymentPolicy) -> Result<Turn, BackendError> {
+    pub async fn send(
+        &self,
+        id: &BackendId,
+        body: Value,
+        policy: &PaymentPolicy,
+        locale: Locale,
+    ) -> Result<Turn, BackendError> {
         let BackendId::Routstr { provider: label, .. } = id else {
             return Err(protocol("the Routstr leg was asked to answer for another backend"));
         };
@@ -277,7 +284,7 @@ impl Routstr {
             .ok_or_else(|| protocol("the provider's advertised price makes no sense"))?;
         let price = self.probes.learned_price(&provider, estimate);
         let mut notices = Vec::new();
-        let mut outcome = self.pay_and_post(&provider, &body, policy, price, &mut notices).await?;
+        let mut outcome = self.pay_and_post(&provider, &body, policy, price, locale, &mut notices).await?;
         if let Exchange::PaymentRequired { required_sats, reclaimed } = outcome {
             if !reclaimed {
                 // The provider redeemed the token and still asked for more: paying again could pay twice.
@@ -308,7 +315,8 @@ impl Routstr {
             }
             self.probes.learn_price(&provider, estimate, required_sats);
             tracing::info!(provider = %provider.label(), required_sats, "provider asked for more; retrying once");
-            outcome = self.pay_and_post(&provider, &body, policy, required_sats.max(price), &mut notices).await?;
+            outcome =
+                self.pay_and_post(&provider, &body, policy, required_sats.max(price), locale, &mut notices).await?;
             if let Exchange::PaymentRequired { .. } = outcome {
                 return Err(self.finish(
                     notices,
@@ -361,6 +369,7 @@ impl Routstr {
         body: &Value,
         policy: &PaymentPolicy,
         price: u64,
+        locale: Locale,
         notices: &mut Vec<String>,
     ) -> Result<Exchange, BackendError> {
         let (endpoint, onion) = provider.endpoint(self.tor_http.is_some()).ok_or_else(|| protocol("no endpoint"))?;
@@ -368,10 +377,10 @@ impl Routstr {
         let payment = match self.payments.pay_token(policy, &to, price).await {
             Ok(payment) => payment,
             Err(not_paid @ NotPaid::Unaffordable) => {
-                return Err(BackendError::BudgetStop { message: self.not_paid_message(not_paid, price) });
+                return Err(BackendError::BudgetStop { message: self.not_paid_message(not_paid, price, locale) });
             }
             Err(not_paid) => {
-                return Err(BackendError::PaymentFailed { message: self.not_paid_message(not_paid, price) });
+                return Err(BackendError::PaymentFailed { message: self.not_paid_message(not_paid, price, locale) });
             }
         };
         // A turn cancelled from here on (its future dropped) parks the payment at once for `reconcile`.
@@ -496,11 +505,11 @@ impl Routstr {
     }
 
     /// The stop message when no token was built: the allowance, or the wallet, said no. Nothing was spent.
-    fn not_paid_message(&self, not_paid: NotPaid, price: u64) -> String {
+    fn not_paid_message(&self, not_paid: NotPaid, price: u64, locale: Locale) -> String {
         const FUND: &str =
             "The owner can fund the wallet in AIUI's settings window (or with `aiui-cli wallet invoice`).";
         match not_paid {
-            NotPaid::Unaffordable => stop_message(&self.payments.budget().get(), Some(price)),
+            NotPaid::Unaffordable => stop_message(locale, &self.payments.budget().get(), Some(price)),
             NotPaid::NoCommonMint => {
                 "I could not pay: no mint is both accepted in the allowance settings and listed by the provider, so I \
                  stopped here. Nothing was spent."

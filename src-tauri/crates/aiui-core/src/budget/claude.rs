@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::store::{BudgetStore, Clock};
 use super::{BudgetError, BudgetUpdate, PaymentPolicy, Period, Reservation, Settled};
+use crate::i18n::{self, FluentValue, Locale};
 use crate::pricing::format_usd;
 
 /// The file inside a data dir.
@@ -166,32 +167,37 @@ impl ClaudeAllowance {
     }
 }
 
-/// Why Claude is passed over before a request, for the owner; `worst_case` when one request did not fit.
-pub fn pass_over_message(report: &ClaudeReport, worst_case: Option<u64>) -> String {
+/// Why Claude is passed over before a request, for the owner, in `locale`; `worst_case` when one request did not
+/// fit. Dollar amounts are shown as [`format_usd`] writes them, in every locale.
+pub fn pass_over_message(locale: Locale, report: &ClaudeReport, worst_case: Option<u64>) -> String {
+    let raise = ("raise", FluentValue::from(i18n::text(locale, "claude-raise", &[])));
     if report.allowance_usd_micros == 0 {
-        return format!("Claude is not used: its allowance is $0. {RAISE}");
+        return i18n::text(locale, "claude-off", &[raise]);
     }
-    let renews = match report.period {
-        Period::Never => String::new(),
-        p => format!(" It renews {}.", p.as_str()),
-    };
+    let renews = super::renews(locale, report.period);
     let held = if report.reserved_usd_micros > 0 {
-        format!(", {} held for requests in progress", format_usd(report.reserved_usd_micros))
+        i18n::text(locale, "claude-held", &[("reserved", format_usd(report.reserved_usd_micros).into())])
     } else {
         String::new()
     };
-    let allowance = format_usd(report.allowance_usd_micros);
-    let spent = format_usd(report.spent_usd_micros);
+    let usd = |name, micros| (name, FluentValue::from(format_usd(micros)));
+    let allowance = usd("allowance", report.allowance_usd_micros);
+    let spent = usd("spent", report.spent_usd_micros);
+    let held = ("held", FluentValue::from(held));
     match worst_case {
-        Some(worst) if report.remaining_usd_micros > 0 => format!(
-            "Claude was passed over: this request could cost up to {}, but only {} of its {allowance} allowance \
-             remain ({spent} spent{held}).{renews} {RAISE}",
-            format_usd(worst),
-            format_usd(report.remaining_usd_micros)
-        ),
-        _ => format!(
-            "Claude was passed over: its {allowance} allowance is used up ({spent} spent{held}).{renews} {RAISE}"
-        ),
+        Some(worst) if report.remaining_usd_micros > 0 => {
+            let args = [
+                usd("worst", worst),
+                usd("remaining", report.remaining_usd_micros),
+                allowance,
+                spent,
+                held,
+                renews,
+                raise,
+            ];
+            i18n::text(locale, "claude-too-dear", &args)
+        }
+        _ => i18n::text(locale, "claude-used-up", &[allowance, spent, held, renews, raise]),
     }
 }
 
@@ -254,12 +260,12 @@ mod tests {
     fn the_pass_over_message_says_why_and_how_to_raise_it() {
         let dir = tempfile::tempdir().unwrap();
         let allowance = ClaudeAllowance::open(dir.path()).unwrap();
-        let zero = pass_over_message(&allowance.get(), None);
+        let zero = pass_over_message(Locale::En, &allowance.get(), None);
         assert!(zero.contains("allowance is $0") && zero.contains("settings window"), "{zero}");
         allowance.set(ClaudeUpdate { allowance_usd_micros: Some(2_000_000), period: Some(Period::Weekly) }).unwrap();
         let r = allowance.reserve(&allowance.policy(), 1_990_000).unwrap();
         let _ = allowance.settle(r, 1_990_000);
-        let over = pass_over_message(&allowance.get(), Some(31_000));
+        let over = pass_over_message(Locale::En, &allowance.get(), Some(31_000));
         assert!(over.contains("up to $0.031") && over.contains("$0.01 of its $2.00"), "{over}");
         assert!(over.contains("renews weekly") && over.contains("--claude-usd"), "{over}");
     }

@@ -20,6 +20,8 @@ mod tests;
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::{self, FluentValue, Locale};
+
 pub use claude::{ClaudeAllowance, ClaudePolicy, ClaudeReport, ClaudeUpdate, claude_budget_path, pass_over_message};
 pub use period::{Period, month_start_utc};
 pub(crate) use store::write_atomic;
@@ -148,46 +150,47 @@ pub struct Settled {
     pub crossed_80: bool,
 }
 
-/// The plain-language stop a turn ends with when a paid step cannot be paid for. It never suggests a retry.
-pub fn stop_message(report: &BudgetReport, price_sats: Option<u64>) -> String {
-    const TOP_UP: &str =
-        "The owner can raise or top up the allowance in AIUI's settings window (or with `aiui-cli budget set`).";
+/// The plain-language stop a turn ends with when a paid step cannot be paid for, in `locale`. It never suggests a
+/// retry.
+pub fn stop_message(locale: Locale, report: &BudgetReport, price_sats: Option<u64>) -> String {
+    let topup = ("topup", FluentValue::from(i18n::text(locale, "budget-top-up", &[])));
     if report.allowance_sats == 0 {
-        return format!("Paid help is switched off: the assistant's allowance is 0 sats, so I stopped here. {TOP_UP}");
+        return i18n::text(locale, "budget-off", &[topup]);
     }
-    let renews = match report.period {
-        Period::Never => String::new(),
-        p => format!(" It renews {}.", p.as_str()),
-    };
+    let renews = renews(locale, report.period);
     // Sats held for payments still resolving are not lost: without saying so, "8 of 40 remain" with nothing spent
     // reads as 32 sats gone.
+    let spent = ("spent", FluentValue::from(report.spent_sats));
     let taken = if report.reserved_sats > 0 {
-        format!(
-            " ({} spent, {} held for payments still being resolved; whatever they refund comes back to the allowance)",
-            report.spent_sats, report.reserved_sats
-        )
+        i18n::text(locale, "budget-taken-held", &[spent.clone(), ("reserved", report.reserved_sats.into())])
     } else {
         String::new()
     };
+    let allowance = ("allowance", FluentValue::from(report.allowance_sats));
+    let remaining = ("remaining", FluentValue::from(report.remaining_sats));
     if report.remaining_sats == 0 {
-        let taken = if taken.is_empty() { format!(" ({} spent)", report.spent_sats) } else { taken };
-        return format!(
-            "The assistant's allowance of {} sats is used up{taken}, so I stopped here.{renews} {TOP_UP}",
-            report.allowance_sats
-        );
+        let taken = if taken.is_empty() { i18n::text(locale, "budget-taken", &[spent]) } else { taken };
+        return i18n::text(locale, "budget-used-up", &[allowance, ("taken", taken.into()), renews, topup]);
     }
+    let taken = ("taken", FluentValue::from(taken));
     match price_sats {
-        Some(price) => format!(
-            "This request could cost up to {price} sats, but only {} of the {}-sat allowance remain{taken}, so I \
-             stopped here.{renews} {TOP_UP}",
-            report.remaining_sats, report.allowance_sats
+        Some(price) => i18n::text(
+            locale,
+            "budget-too-dear",
+            &[("price", price.into()), remaining, allowance, taken, renews, topup],
         ),
-        None => format!(
-            "I could not pay for this request, so I stopped here. {} of the {}-sat allowance remain{taken}.{renews} \
-             {TOP_UP}",
-            report.remaining_sats, report.allowance_sats
-        ),
+        None => i18n::text(locale, "budget-not-paid", &[remaining, allowance, taken, renews, topup]),
     }
+}
+
+/// " It renews monthly." in `locale`, or nothing for an allowance that does not renew: the `renews` argument of
+/// the stop messages.
+pub(crate) fn renews(locale: Locale, period: Period) -> (&'static str, FluentValue<'static>) {
+    let text = match period {
+        Period::Never => String::new(),
+        p => i18n::text(locale, "budget-renews", &[("period", p.as_str().into())]),
+    };
+    ("renews", text.into())
 }
 
 /// The owner notice sent once per period when settled spend reaches 80% of the allowance.

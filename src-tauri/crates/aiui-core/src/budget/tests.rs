@@ -224,10 +224,13 @@ fn stop_messages_say_what_remains_and_where_to_top_up() {
         }
         assert!(!message.to_lowercase().contains("retry"), "{message}");
     }
-    says(stop_message(&report(0, 0, 0), None), &["switched off", "0 sats", "settings window"]);
-    says(stop_message(&report(100, 100, 0), Some(5)), &["used up", "100 sats", "renews monthly", "top up"]);
-    says(stop_message(&report(100, 90, 0), Some(25)), &["up to 25 sats", "only 10 of the 100-sat", "settings"]);
-    says(stop_message(&report(100, 10, 0), None), &["could not pay", "90 of the 100-sat"]);
+    says(stop_message(Locale::En, &report(0, 0, 0), None), &["switched off", "0 sats", "settings window"]);
+    says(stop_message(Locale::En, &report(100, 100, 0), Some(5)), &["used up", "100 sats", "renews monthly", "top up"]);
+    says(
+        stop_message(Locale::En, &report(100, 90, 0), Some(25)),
+        &["up to 25 sats", "only 10 of the 100-sat", "settings"],
+    );
+    says(stop_message(Locale::En, &report(100, 10, 0), None), &["could not pay", "90 of the 100-sat"]);
 }
 
 #[derive(Debug, Clone)]
@@ -525,10 +528,10 @@ fn the_stop_message_says_what_is_held_for_payments_in_progress() {
             assert!(message.contains(part), "{message:?} lacks {part:?}");
         }
     }
-    says(stop_message(&report(0, 32), Some(25)), &["only 8 of the 40-sat", "0 spent", "32 held", "refund"]);
-    says(stop_message(&report(0, 32), None), &["8 of the 40-sat", "0 spent", "32 held", "refund"]);
-    says(stop_message(&report(8, 32), Some(1)), &["used up", "8 spent", "32 held", "refund"]);
-    let plain = stop_message(&report(32, 0), Some(25));
+    says(stop_message(Locale::En, &report(0, 32), Some(25)), &["only 8 of the 40-sat", "0 spent", "32 held", "refund"]);
+    says(stop_message(Locale::En, &report(0, 32), None), &["8 of the 40-sat", "0 spent", "32 held", "refund"]);
+    says(stop_message(Locale::En, &report(8, 32), Some(1)), &["used up", "8 spent", "32 held", "refund"]);
+    let plain = stop_message(Locale::En, &report(32, 0), Some(25));
     assert!(!plain.contains("held"), "nothing is held: {plain}");
 }
 

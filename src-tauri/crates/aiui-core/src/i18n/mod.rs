@@ -5,6 +5,8 @@
 //! reply) is passed in as a variable and shown as it came.
 
 mod catalog;
+#[cfg(test)]
+mod loop_tests;
 mod pseudo;
 #[cfg(test)]
 mod summary_tests;

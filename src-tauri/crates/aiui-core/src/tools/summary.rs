@@ -70,7 +70,8 @@ fn with_facts(locale: Locale, key: &str, app: &str, facts: &[String]) -> String 
     i18n::text(locale, key, &[("app", app.into()), ("facts", facts.into())])
 }
 
-fn state_words(locale: Locale, state: &PackageState) -> String {
+/// An app's state in `locale`'s words; a state the node made up, as the node wrote it (bounded).
+pub(crate) fn state_words(locale: Locale, state: &PackageState) -> String {
     let key = match state {
         PackageState::Running => "state-running",
         PackageState::Stopped => "state-stopped",

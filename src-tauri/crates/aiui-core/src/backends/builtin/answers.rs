@@ -1,153 +1,178 @@
-//! Everything the built-in leg says, written by the host: what it understood, short answers built from tool
-//! results (the surfaces carry the detail), and what it can do. The small model writes none of it.
+//! Everything the built-in leg says, written by the host in the owner's language: what it understood, short
+//! answers built from tool results (the surfaces carry the detail), and what it can do. The small model writes
+//! none of it; the words are the catalogues' (`builtin-*` in `locales/`).
 
 use super::intents::Intent;
 use super::surface_of;
+use crate::i18n::{self, FluentValue, Locale};
 use crate::node::PackageState;
 use crate::tools::Surface;
+use crate::tools::summary::state_words;
 
 /// Said once, with the leg's first answer.
-pub const SMALL_MODEL_NOTICE: &str = "Answers now come from the built-in small model (SmolLM2-135M), meant for \
-    trying AIUI: it can list, check, start, stop, restart, install and uninstall apps and show the node's status, \
-    but it cannot hold a conversation. For a real assistant, start Ollama on this machine with a tool-capable model \
-    (`ollama pull qwen2.5:7b`) or add a Claude API key and a Claude allowance in the trusted settings window.";
+pub fn small_model_notice(locale: Locale) -> String {
+    i18n::text(locale, "builtin-notice", &[])
+}
 
 /// What the leg can do, for requests outside it. It never guesses an answer to those.
-pub fn capabilities() -> String {
-    "I'm the built-in small model (SmolLM2-135M), so I only handle everyday node requests: what is running; an \
-     app's status or logs; start, stop, restart, install or uninstall an app (e.g. \"restart LND\"); the Bitcoin \
-     sync progress; the Lightning node's channels; CPU, memory and disk; and the accepted Cashu mints. For anything \
-     else, start Ollama with a tool-capable model (`ollama pull qwen2.5:7b`) or add a Claude API key and a Claude \
-     allowance in the trusted settings window."
-        .into()
+pub fn capabilities(locale: Locale) -> String {
+    i18n::text(locale, "builtin-capabilities", &[])
 }
 
 /// What the leg understood, said before the tool runs: "Restarting LND: waiting for your approval."
-pub fn understood(intent: Intent, app: Option<&str>) -> String {
-    let app = app.unwrap_or("the app");
-    match intent {
-        Intent::ListApps => "Listing your apps.".into(),
-        Intent::Status => format!("Checking {app}'s status."),
-        Intent::Logs => format!("Reading {app}'s newest log lines."),
-        Intent::Start => format!("Starting {app}: waiting for your approval."),
-        Intent::Stop => format!("Stopping {app}: waiting for your approval."),
-        Intent::Restart => format!("Restarting {app}: waiting for your approval."),
-        Intent::Install => format!("Installing {app}: waiting for your approval."),
-        Intent::Uninstall => format!("Uninstalling {app}: waiting for your approval."),
-        Intent::BitcoinSync => "Checking the Bitcoin sync progress.".into(),
-        Intent::LightningInfo => "Checking the Lightning node.".into(),
-        Intent::SystemStats => "Reading the machine's CPU, memory and disk.".into(),
-        Intent::Mints => "Listing the accepted Cashu mints.".into(),
-        Intent::Other => capabilities(),
-    }
+pub fn understood(locale: Locale, intent: Intent, app: Option<&str>) -> String {
+    let key = match intent {
+        Intent::ListApps => "builtin-understood-list",
+        Intent::Status => "builtin-understood-status",
+        Intent::Logs => "builtin-understood-logs",
+        Intent::Start => "builtin-understood-start",
+        Intent::Stop => "builtin-understood-stop",
+        Intent::Restart => "builtin-understood-restart",
+        Intent::Install => "builtin-understood-install",
+        Intent::Uninstall => "builtin-understood-uninstall",
+        Intent::BitcoinSync => "builtin-understood-sync",
+        Intent::LightningInfo => "builtin-understood-lightning",
+        Intent::SystemStats => "builtin-understood-system",
+        Intent::Mints => "builtin-understood-mints",
+        Intent::Other => return capabilities(locale),
+    };
+    let app = app.map(str::to_owned).unwrap_or_else(|| i18n::text(locale, "builtin-the-app", &[]));
+    i18n::text(locale, key, &[("app", app.into())])
 }
 
 /// A short answer from one tool result.
-pub fn from_result(content: &str, is_error: bool) -> String {
+pub fn from_result(locale: Locale, content: &str, is_error: bool) -> String {
     if is_error {
-        return format!("That did not work: {}", first_line(content, 300));
+        return i18n::text(locale, "builtin-failed", &[("error", first_line(content, 300).into())]);
     }
     match surface_of(content) {
-        Some(surface) => from_surface(&surface),
-        None => format!("The node answered: {}", first_line(content, 300)),
+        Some(surface) => from_surface(locale, &surface),
+        None => i18n::text(locale, "builtin-node-answered", &[("answer", first_line(content, 300).into())]),
     }
 }
 
-fn from_surface(surface: &Surface) -> String {
+fn from_surface(locale: Locale, surface: &Surface) -> String {
+    let t = |key: &str, args: &[(&str, FluentValue<'_>)]| i18n::text(locale, key, args);
+    let join = |parts: &[String]| parts.join(&t("builtin-separator", &[]));
     match surface {
         Surface::PackageList { packages } => {
             let installed: Vec<_> = packages.iter().filter(|p| p.state != PackageState::NotInstalled).collect();
-            let running: Vec<&str> =
-                installed.iter().filter(|p| p.state == PackageState::Running).map(|p| p.title.as_str()).collect();
+            let running: Vec<String> =
+                installed.iter().filter(|p| p.state == PackageState::Running).map(|p| p.title.clone()).collect();
             let others: Vec<String> = installed
                 .iter()
                 .filter(|p| p.state != PackageState::Running)
-                .map(|p| format!("{} ({})", p.title, state_word(&p.state)))
+                .map(|p| format!("{} ({})", p.title, state_words(locale, &p.state)))
                 .collect();
-            let mut text = format!("{} of {} installed apps are running: {}.", running.len(), installed.len(), {
-                if running.is_empty() { "none".to_owned() } else { running.join(", ") }
-            });
+            let names = if running.is_empty() { t("builtin-apps-running-none", &[]) } else { join(&running) };
+            let args =
+                [("running", running.len().into()), ("installed", installed.len().into()), ("names", names.into())];
+            let mut text = t("builtin-apps-running", &args);
             if !others.is_empty() {
-                text.push_str(&format!(" Not running: {}.", others.join(", ")));
+                text.push(' ');
+                text.push_str(&t("builtin-apps-not-running", &[("apps", join(&others).into())]));
             }
             text
         }
         Surface::PackageCard { package } => {
-            let mut text = format!("{} is {}", package.title, state_word(&package.state));
-            if let Some(health) = &package.health {
-                text.push_str(&format!(", health: {health}"));
+            let app = ("app", FluentValue::from(package.title.as_str()));
+            let state = ("state", FluentValue::from(state_words(locale, &package.state)));
+            match &package.health {
+                Some(health) => t("builtin-app-state-health", &[app, state, ("health", health.as_str().into())]),
+                None => t("builtin-app-state", &[app, state]),
             }
-            text.push('.');
-            text
         }
-        Surface::LogTail { app, lines } => format!("Here are {}'s newest {} log lines.", app, lines.len()),
+        Surface::LogTail { app, lines } => {
+            t("builtin-log-lines", &[("app", app.as_str().into()), ("count", lines.len().into())])
+        }
         Surface::BitcoinSync { info } => {
             // Only what the node sent is said: a figure it left out is not made up.
-            let mut text = format!("Bitcoin ({}) is at block {}", info.chain, info.blocks);
+            let mut details = String::new();
             if let Some(headers) = info.headers {
-                text.push_str(&format!(" of {headers} headers"));
+                details.push_str(&t("builtin-sync-headers", &[("headers", headers.into())]));
             }
             if let Some(progress) = info.progress() {
-                text.push_str(&format!(", {:.1}% verified", progress * 100.0));
+                let percent = decimal(locale, progress * 100.0, 1);
+                details.push_str(&t("builtin-sync-verified", &[("percent", percent.into())]));
             }
             if info.initialblockdownload == Some(true) {
-                text.push_str(", still in initial download");
+                details.push_str(&t("builtin-sync-initial", &[]));
             }
-            text.push('.');
-            text
+            let args =
+                [("chain", info.chain.as_str().into()), ("blocks", info.blocks.into()), ("details", details.into())];
+            t("builtin-sync", &args)
         }
         Surface::LightningInfo { info } => {
             let mut parts = Vec::new();
             if let Some(channels) = info.num_active_channels {
-                parts.push(format!("{channels} active channel(s)"));
+                parts.push(t("builtin-ln-channels", &[("count", channels.into())]));
             }
             if let Some(peers) = info.num_peers {
-                parts.push(format!("{peers} peer(s)"));
+                parts.push(t("builtin-ln-peers", &[("count", peers.into())]));
             }
             match info.synced_to_chain {
-                Some(true) => parts.push("synced to the chain".into()),
-                Some(false) => parts.push("not yet synced to the chain".into()),
+                Some(true) => parts.push(t("builtin-ln-synced", &[])),
+                Some(false) => parts.push(t("builtin-ln-not-synced", &[])),
                 None => {}
             }
-            let name = info.alias.as_deref().map(|a| format!("LND \"{a}\"")).unwrap_or_else(|| "LND".into());
+            let node = match info.alias.as_deref() {
+                Some(alias) => t("builtin-ln-alias", &[("alias", alias.into())]),
+                None => "LND".into(),
+            };
             if parts.is_empty() {
-                format!("{name}: the node sent no figures.")
+                t("builtin-ln-no-figures", &[("node", node.into())])
             } else {
-                format!("{name}: {}.", parts.join(", "))
+                t("builtin-ln-figures", &[("node", node.into()), ("figures", join(&parts).into())])
             }
         }
         Surface::SystemStats { stats } => {
             let mut parts = Vec::new();
             if let Some(cpu) = stats.cpu_percent {
-                parts.push(format!("CPU {cpu:.0}%"));
+                parts.push(t("builtin-sys-cpu", &[("percent", decimal(locale, cpu, 0).into())]));
             }
             if let (Some(used), Some(total)) = (stats.mem_used, stats.mem_total) {
-                parts.push(format!("memory {:.1} of {:.1} GB", gb(used), gb(total)));
+                let args =
+                    [("used", decimal(locale, gb(used), 1).into()), ("total", decimal(locale, gb(total), 1).into())];
+                parts.push(t("builtin-sys-memory", &args));
             }
             if let (Some(used), Some(total)) = (stats.disk_used, stats.disk_total) {
-                parts.push(format!("disk {:.0} of {:.0} GB", gb(used), gb(total)));
+                let args =
+                    [("used", decimal(locale, gb(used), 0).into()), ("total", decimal(locale, gb(total), 0).into())];
+                parts.push(t("builtin-sys-disk", &args));
             }
-            if let Some(t) = stats.temperature_c {
-                parts.push(format!("{t:.0} °C"));
+            if let Some(degrees) = stats.temperature_c {
+                parts.push(t("builtin-sys-temperature", &[("degrees", decimal(locale, degrees, 0).into())]));
             }
-            if parts.is_empty() { "The node sent no system figures.".into() } else { format!("{}.", parts.join(", ")) }
+            if parts.is_empty() {
+                t("builtin-sys-no-figures", &[])
+            } else {
+                t("builtin-sys-figures", &[("figures", join(&parts).into())])
+            }
         }
         Surface::MintList { mints } => match mints.len() {
-            0 => "The node accepts no Cashu mints yet.".into(),
-            n => format!(
-                "The node accepts {n} Cashu mint(s): {}.",
-                mints.iter().map(|m| m.url.as_str()).collect::<Vec<_>>().join(", ")
-            ),
+            0 => t("builtin-mints-none", &[]),
+            n => {
+                let urls: Vec<String> = mints.iter().map(|m| m.url.clone()).collect();
+                t("builtin-mints", &[("count", n.into()), ("urls", join(&urls).into())])
+            }
         },
         Surface::ActionReceipt { app, outcome, tool, .. } => {
+            // The catalogue names the verbs it knows; another tool's verb is shown as the tool spells it.
             let verb = tool.strip_prefix("package_").unwrap_or(tool);
-            format!("Done: {verb} of {app} {outcome}.")
+            let args = [("action", verb.into()), ("app", app.as_str().into()), ("outcome", outcome.as_str().into())];
+            t("builtin-done", &args)
         }
     }
 }
 
-fn state_word(state: &PackageState) -> String {
-    serde_json::to_value(state).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_else(|| "unknown".into())
+/// `value` with `places` decimals and the locale's decimal separator: a string, because Fluent's own number
+/// formatting in fluent-bundle knows no separators but the full stop.
+fn decimal(locale: Locale, value: f64, places: usize) -> String {
+    let text = format!("{value:.places$}");
+    match locale {
+        Locale::De | Locale::Es => text.replace('.', ","),
+        Locale::En | Locale::Pseudo => text,
+    }
 }
 
 fn gb(bytes: u64) -> f64 {

@@ -1,6 +1,7 @@
 //! The built-in leg's intents: what the small model chooses among, the prompt it scores them with, and the
 //! lexical evidence (words in the request) that can be added to its scores.
 
+use crate::i18n::{self, Locale};
 use crate::node::NodeMethod;
 
 /// One everyday request the built-in leg can act on, or `Other` for everything else.
@@ -66,23 +67,26 @@ impl Intent {
         )
     }
 
-    /// How the intent reads to the owner with its app: "restart LND", "show LND's logs".
-    pub fn describe(self, app: &str) -> String {
-        match self {
-            Self::ListApps => "list your apps".into(),
-            Self::Status => format!("show {app}'s status"),
-            Self::Logs => format!("show {app}'s logs"),
-            Self::Start => format!("start {app}"),
-            Self::Stop => format!("stop {app}"),
-            Self::Restart => format!("restart {app}"),
-            Self::Install => format!("install {app}"),
-            Self::Uninstall => format!("uninstall {app}"),
-            Self::BitcoinSync => "show the Bitcoin sync progress".into(),
-            Self::LightningInfo => "show the Lightning node's channels and peers".into(),
-            Self::SystemStats => "show the machine's CPU, memory and disk".into(),
-            Self::Mints => "list the accepted Cashu mints".into(),
-            Self::Other => "chat".into(),
-        }
+    /// How the intent reads to the owner with its app, in `locale`: "restart LND", "LND neu starten", "Reinicia
+    /// LND". A one-tap choice is sent back as the owner's words, so each must be understood as this intent again
+    /// ([`CUES`] holds every shipped locale's verbs; a test taps every choice in every locale).
+    pub fn describe(self, locale: Locale, app: &str) -> String {
+        let key = match self {
+            Self::ListApps => "intent-list",
+            Self::Status => "intent-status",
+            Self::Logs => "intent-logs",
+            Self::Start => "intent-start",
+            Self::Stop => "intent-stop",
+            Self::Restart => "intent-restart",
+            Self::Install => "intent-install",
+            Self::Uninstall => "intent-uninstall",
+            Self::BitcoinSync => "intent-sync",
+            Self::LightningInfo => "intent-lightning",
+            Self::SystemStats => "intent-system",
+            Self::Mints => "intent-mints",
+            Self::Other => "intent-chat",
+        };
+        i18n::text(locale, key, &[("app", app.into())])
     }
 
     /// What the model's continuation says for this intent, after "The owner wants to". Short on purpose, and with

@@ -3,8 +3,9 @@
 //! A 135M model cannot write tool calls, so it is not asked to. Code resolves which app a request names against
 //! the node's package list (`apps.rs`); the model only chooses among a dozen intents by calibrated
 //! log-likelihood (`intents.rs`), scored by an [`IntentScorer`] that another crate implements with llama.cpp, so
-//! aiui-core itself never builds llama.cpp. Every word the owner reads from this leg is host-written
-//! (`answers.rs`), built from tool results; acts go through the gate like any other leg's.
+//! aiui-core itself never builds llama.cpp. Every word the owner reads from this leg is host-written, in the
+//! turn's language (`answers.rs` and the catalogues), built from tool results; acts go through the gate like any
+//! other leg's.
 
 pub mod answers;
 pub mod apps;
@@ -21,6 +22,7 @@ use serde_json::{Value, json};
 pub use intents::{Intent, ScoringPrompt, scoring_prompt};
 
 use super::{BackendError, BackendId, ChatRequest, Cost, Message, ToolCall, Turn, Usage};
+use crate::i18n::{self, Locale};
 use crate::node::{NodeClient, Package, PackageState};
 use crate::tools::Surface;
 
@@ -81,8 +83,9 @@ pub enum Decision {
     Decline,
 }
 
-/// Chooses from calibrated model scores, optional lexical evidence, and the apps the request names.
-pub fn decide(request: &str, model: &[f32], lexical: bool, packages: &[Package]) -> Decision {
+/// Chooses from calibrated model scores, optional lexical evidence, and the apps the request names; a question
+/// and its choices are in `locale`.
+pub fn decide(locale: Locale, request: &str, model: &[f32], lexical: bool, packages: &[Package]) -> Decision {
     let evidence = intents::lexical_evidence(request);
     let combined: Vec<f32> =
         model.iter().zip(&evidence).map(|(m, e)| if lexical { m + LEXICAL_WEIGHT * e } else { *m }).collect();
@@ -106,11 +109,11 @@ pub fn decide(request: &str, model: &[f32], lexical: bool, packages: &[Package])
     let label = |m: &apps::AppMatch| m.title.clone();
     if best.needs_app() {
         match apps.as_slice() {
-            [] => return which_app(best, packages),
+            [] => return which_app(locale, best, packages),
             [one] => {
                 if best_score - second_score < ASK_MARGIN && second != Intent::Other && second != best {
-                    let choices = vec![best.describe(&label(one)), second.describe(&label(one))];
-                    return Decision::Ask { question: format!("Did you mean: {}?", choices.join(", or ")), choices };
+                    let choices = vec![best.describe(locale, &label(one)), second.describe(locale, &label(one))];
+                    return did_you_mean(locale, choices);
                 }
                 return Decision::Act { intent: best, app: Some((one.id.clone(), one.title.clone())) };
             }
@@ -122,40 +125,46 @@ pub fn decide(request: &str, model: &[f32], lexical: bool, packages: &[Package])
                 };
                 let fitting: Vec<&apps::AppMatch> = several.iter().filter(actionable).collect();
                 let offered = if fitting.is_empty() { several.iter().collect() } else { fitting };
-                let choices: Vec<String> = offered.iter().map(|m| best.describe(&label(m))).collect();
-                return Decision::Ask { question: format!("Did you mean: {}?", choices.join(", or ")), choices };
+                let choices: Vec<String> = offered.iter().map(|m| best.describe(locale, &label(m))).collect();
+                return did_you_mean(locale, choices);
             }
         }
     }
     if best_score - second_score < ASK_MARGIN && second != Intent::Other && second != best {
-        let app = apps.first().map(label).unwrap_or_else(|| "an app".into());
-        let choices = vec![best.describe(&app), second.describe(&app)];
-        return Decision::Ask { question: format!("Did you mean: {}?", choices.join(", or ")), choices };
+        let app = apps.first().map(label).unwrap_or_else(|| i18n::text(locale, "builtin-an-app", &[]));
+        let choices = vec![best.describe(locale, &app), second.describe(locale, &app)];
+        return did_you_mean(locale, choices);
     }
     Decision::Act { intent: best, app: None }
+}
+
+/// "Did you mean: restart LND, or show LND's logs?", with those as the one-tap choices.
+fn did_you_mean(locale: Locale, choices: Vec<String>) -> Decision {
+    let joined = choices.join(&i18n::text(locale, "builtin-or", &[]));
+    Decision::Ask { question: i18n::text(locale, "builtin-did-you-mean", &[("choices", joined.into())]), choices }
 }
 
 /// Asks which app `intent` is for when the request named none the node knows. The node's list mixes installed apps
 /// with ones only in its catalogue: both are said, apart, and the one-tap choices are the apps the intent can act
 /// on (apps not installed for an install, installed ones for everything else).
-fn which_app(intent: Intent, packages: &[Package]) -> Decision {
+fn which_app(locale: Locale, intent: Intent, packages: &[Package]) -> Decision {
     let (installed, catalogue): (Vec<&Package>, Vec<&Package>) =
         packages.iter().partition(|p| p.state != PackageState::NotInstalled);
-    let titles = |list: &[&Package]| list.iter().map(|p| p.title.as_str()).collect::<Vec<_>>().join(", ");
-    let mut question = format!(
-        "Which app do you mean? I understood that you want to {} but found no app of that name.",
-        intent.describe("an app")
-    );
-    match (installed.is_empty(), catalogue.is_empty()) {
-        (false, _) => question.push_str(&format!(" Installed on your node: {}.", titles(&installed))),
-        (true, false) => question.push_str(" No app is installed on your node yet."),
-        (true, true) => question.push_str(" Your node lists no apps."),
-    }
+    let separator = i18n::text(locale, "builtin-separator", &[]);
+    let titles = |list: &[&Package]| list.iter().map(|p| p.title.as_str()).collect::<Vec<_>>().join(&separator);
+    let action = intent.describe(locale, &i18n::text(locale, "builtin-an-app", &[]));
+    let mut sentences = vec![i18n::text(locale, "builtin-which-app", &[("action", action.into())])];
+    sentences.push(match (installed.is_empty(), catalogue.is_empty()) {
+        (false, _) => i18n::text(locale, "builtin-installed", &[("apps", titles(&installed).into())]),
+        (true, false) => i18n::text(locale, "builtin-none-installed", &[]),
+        (true, true) => i18n::text(locale, "builtin-no-apps", &[]),
+    });
     if !catalogue.is_empty() {
-        question.push_str(&format!(" Not installed, available to install: {}.", titles(&catalogue)));
+        sentences.push(i18n::text(locale, "builtin-installable", &[("apps", titles(&catalogue).into())]));
     }
+    let question = sentences.join(" ");
     let offered = if intent == Intent::Install { &catalogue } else { &installed };
-    let choices = offered.iter().take(4).map(|p| intent.describe(&p.title)).collect();
+    let choices = offered.iter().take(4).map(|p| intent.describe(locale, &p.title)).collect();
     Decision::Ask { question, choices }
 }
 
@@ -193,7 +202,8 @@ impl Builtin {
     }
 
     /// One step: compose an answer from the tool result this turn produced, or decide what the request asks.
-    pub async fn send(&self, body: Value, node: Option<&NodeClient>) -> Result<Turn, BackendError> {
+    /// Everything it says is in `locale`, the turn's; it understands requests in every shipped locale.
+    pub async fn send(&self, body: Value, node: Option<&NodeClient>, locale: Locale) -> Result<Turn, BackendError> {
         let messages: Vec<Message> = serde_json::from_value(body.get("messages").cloned().unwrap_or(Value::Null))
             .map_err(|e| protocol(format!("the conversation could not be read: {e}")))?;
         let last_user = messages.iter().rposition(|m| matches!(m, Message::User { .. }));
@@ -202,7 +212,7 @@ impl Builtin {
             Message::ToolResult { content, is_error, .. } => Some((content, *is_error)),
             _ => None,
         }) {
-            return Ok(self.turn(answers::from_result(result.0, result.1), Vec::new(), Vec::new()));
+            return Ok(self.turn(locale, answers::from_result(locale, result.0, result.1), Vec::new(), Vec::new()));
         }
         let Message::User { text } = &messages[index] else { unreachable!("rposition found a user message") };
         let scorer = self.config.scorer.as_ref().ok_or_else(|| unavailable("not part of this build".into()))?;
@@ -213,10 +223,10 @@ impl Builtin {
             None => Vec::new(),
         };
         let scores = scorer.score(&apps::model_input(text, &packages)).await.map_err(unavailable)?;
-        Ok(match decide(text, &scores, self.config.lexical, &packages) {
+        Ok(match decide(locale, text, &scores, self.config.lexical, &packages) {
             Decision::Act { intent, app } => {
                 let Some(method) = intent.method() else {
-                    return Ok(self.turn(answers::capabilities(), vec![], vec![]));
+                    return Ok(self.turn(locale, answers::capabilities(locale), vec![], vec![]));
                 };
                 let tool = crate::tools::Registry::node_tools()
                     .iter()
@@ -229,17 +239,17 @@ impl Builtin {
                 };
                 let title = app.as_ref().map(|(_, title)| title.as_str());
                 let call = ToolCall { id: call_id(), name: tool.to_owned(), arguments: Ok(arguments) };
-                self.turn(answers::understood(intent, title), vec![call], Vec::new())
+                self.turn(locale, answers::understood(locale, intent, title), vec![call], Vec::new())
             }
-            Decision::Ask { question, choices } => self.turn(question, Vec::new(), choices),
-            Decision::Decline => self.turn(answers::capabilities(), Vec::new(), Vec::new()),
+            Decision::Ask { question, choices } => self.turn(locale, question, Vec::new(), choices),
+            Decision::Decline => self.turn(locale, answers::capabilities(locale), Vec::new(), Vec::new()),
         })
     }
 
-    fn turn(&self, text: String, tool_calls: Vec<ToolCall>, choices: Vec<String>) -> Turn {
+    fn turn(&self, locale: Locale, text: String, tool_calls: Vec<ToolCall>, choices: Vec<String>) -> Turn {
         let mut notices = Vec::new();
         if !self.introduced.swap(true, Ordering::SeqCst) {
-            notices.push(answers::SMALL_MODEL_NOTICE.to_owned());
+            notices.push(answers::small_model_notice(locale));
         }
         Turn { text, tool_calls, usage: Usage::default(), cost: Cost::Free, backend: Self::id(), notices, choices }
     }
