@@ -13,7 +13,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use aiui_core::agent::{HISTORY_WINDOW, OperatorConfig, TurnOutcome};
-use aiui_core::backends::chain::{Chain, TurnContext};
+use aiui_core::backends::chain::{Chain, Leg, TurnContext};
 use aiui_core::backends::{ChatRequest, Message};
 use aiui_core::budget::PaymentPolicy;
 use aiui_core::store::ConversationId;
@@ -74,7 +74,10 @@ async fn turns(chain: Chain, rounds: usize) -> (Duration, Vec<Duration>, Harness
 async fn backend_alone(rounds: usize) -> Vec<Duration> {
     let server = claude_server(rounds + 1).await;
     let leg = claude_leg(&server.url, Some(API_KEY));
-    let context = TurnContext { policy: PaymentPolicy::nothing(), claude: Default::default(), node: None };
+    // The leg's own allowance, as a turn's snapshot of it: with none, Claude is passed over.
+    let Leg::Claude(claude) = &leg else { unreachable!("claude_leg makes a Claude leg") };
+    let claude = claude.allowance().policy();
+    let context = TurnContext { policy: PaymentPolicy::nothing(), claude, node: None, locale: Default::default() };
     let config = OperatorConfig::default();
     let request = ChatRequest {
         system: config.system_prompt.clone(),
