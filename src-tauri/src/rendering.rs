@@ -4,7 +4,8 @@
 //! each new kind of drawing. The chat page's first frame then cost about 0.4 s of CPU in shader compilation on
 //! the bench machine, against nearly nothing for a bare page (`scripts/bench desktop`). Painting without
 //! compositing needs no shader at all. A machine with a render node (`/dev/dri/renderD*`) keeps the default.
-//! Applied to the chat window (`windows.rs`), whose first frame is the app's start.
+//! Applied to both windows (`windows.rs`): the chat window's first frame is the app's start, the trusted window's
+//! the confirmation's.
 
 use std::path::Path;
 

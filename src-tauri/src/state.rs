@@ -122,8 +122,8 @@ pub struct Shell {
     /// When the trusted window was last put in front of the owner; an approval sooner than
     /// [`crate::windows::APPROVE_DELAY`] after it is refused.
     pub(crate) trusted_shown_at: Mutex<Option<Instant>>,
-    /// Whether this app made the trusted window (it is made when first needed), held while it is being made so
-    /// that two callers never race to build it.
+    /// Whether this app made the trusted window (it is made at start, and again if it is gone), held while it is
+    /// being made so that two callers never race to build it.
     pub(crate) trusted_made: Mutex<bool>,
     /// The LAN service's requests, approved on this kiosk: only with `--kiosk` and a known socket.
     pub lan: Option<Arc<LanApprovals>>,

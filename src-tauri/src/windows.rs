@@ -1,6 +1,6 @@
-//! The two windows: made from `tauri.conf.json`, each pinned to its own page; the trusted one made when first
-//! needed and brought to the front whenever the gate opens a confirmation (or, on a kiosk, the LAN service lists a
-//! new one).
+//! The two windows: made from `tauri.conf.json` at start, each pinned to its own page; the trusted one hidden
+//! until the gate opens a confirmation (or, on a kiosk, the LAN service lists a new one, or the owner opens
+//! Settings), and brought to the front then.
 
 use std::time::{Duration, Instant};
 
@@ -16,10 +16,17 @@ pub const APPROVE_DELAY: Duration = Duration::from_millis(900);
 /// The content-free nudge the trusted window gets when a confirmation opens; it then asks Rust what is pending.
 pub const PENDING_EVENT: &str = "aiui:pending";
 
-/// Creates the chat window, with kiosk options when asked. The trusted window is made when first needed (the
-/// first confirmation, or Settings): until then the app runs one web process, not two.
+/// Creates the chat window, with kiosk options when asked, and the trusted window, hidden. The trusted window is
+/// made now, not when first needed: a window made for the first confirmation took seconds to start its web process,
+/// load and paint (scripts/bench desktop), and the one window that must never lag is the confirmation. Hidden, its
+/// page is loaded and waits; showing it paints at once. The chat window cannot reach it (capabilities/main.json).
 pub fn create<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<()> {
-    build(app, MAIN).map(drop)
+    build(app, MAIN)?;
+    let shell = app.state::<Shell>();
+    let mut made = shell.trusted_made.lock().unwrap_or_else(|p| p.into_inner());
+    build(app, TRUSTED)?;
+    *made = true;
+    Ok(())
 }
 
 /// Builds the window `label` from the config, pinned to its page.
@@ -45,18 +52,16 @@ fn build<R: Runtime>(app: &AppHandle<R>, label: &str) -> tauri::Result<WebviewWi
         _ => crate::first_paint::probe_confirmation(builder),
     };
     let window = builder.build()?;
-    if label == MAIN {
-        // The chat window only: the start is what it saves. The trusted window keeps WebKit's default, since
-        // changing it there, on a window made while the app runs, lost the WebDriver session in tests/gui/run.
-        crate::rendering::apply(&window);
-    }
+    // Both windows, made at start: the chat window's first paint is the app's start, the trusted window's is the
+    // confirmation's. (Changed on a window made later, while the app ran, it lost the WebDriver session.)
+    crate::rendering::apply(&window);
     if kiosk {
         cover_monitor(&window)?;
     }
     Ok(window)
 }
 
-/// The trusted window, made now if it was not yet. A window under that label that this app did not make is
+/// The trusted window, made again if it is gone. A window under that label that this app did not make is
 /// destroyed and this call fails (closed): whatever made it is not the owner's trusted surface. The label is free
 /// once the window is gone, and the next call (the next confirmation, or Settings) makes the app's own.
 pub fn trusted_window<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<WebviewWindow<R>> {

@@ -67,7 +67,7 @@ struct Harness {
     _dir: tempfile::TempDir,
 }
 
-/// The app with both windows, as it is once the trusted window was first needed.
+/// The app with both windows, as it is once started.
 fn harness() -> Harness {
     let h = chat_window_only();
     aiui::windows::trusted_window(h.app.handle()).unwrap();
@@ -420,9 +420,9 @@ fn a_capability_that_wrongly_grants_a_trusted_command_to_main_still_fails_closed
     assert_eq!(h.shell().secrets.get(SecretName::AnthropicApiKey).unwrap(), None);
 }
 
-/// The trusted window is made when first needed, so its label is free until then. A window under that label that
-/// the app did not make (nothing in the app can, but a bug in a permission could) is destroyed, and is never
-/// handed out as the trusted window.
+/// The trusted window is made at start (`windows::create`, which this mock app never runs, so here its label is
+/// free, as it is if the window is ever gone). A window under that label that the app did not make (nothing in
+/// the app can, but a bug in a permission could) is destroyed, and is never handed out as the trusted window.
 #[test]
 fn the_trusted_label_is_the_apps_own() {
     let h = chat_window_only();

@@ -185,7 +185,7 @@ const driverPort = await freePort();
 await start('chromedriver', 'chromedriver', [`--port=${driverPort}`], { ready: /was started successfully|ChromeDriver was started/ });
 const browser = client('chromium', `http://127.0.0.1:${driverPort}`);
 
-// A window of the app by its label (the trusted one is made when first needed).
+// A window of the app by its label (waiting for it: the web views start one after the other).
 async function focusKiosk(label) {
   const handle = await until(`the kiosk's ${label} window`, async () => {
     for (const h of await kiosk.wd('GET', kiosk.s('/window/handles'))) {

@@ -2,8 +2,8 @@
 //
 // 1. A scripted local model (an HTTP server speaking Ollama's /api/tags, /api/show and /api/chat, replaying
 //    fixtures/ollama) answers "what is running?" with a package list, then proposes `package_restart {id: lnd}`.
-// 2. Before any confirmation the trusted window does not exist yet (it is made when first needed), and the chat
-//    window cannot make a window under its label. While that confirmation is pending, JavaScript in the chat window tries every way across: trusted commands
+// 2. Before any confirmation the trusted window is already made, hidden (so a confirmation paints at once), and the
+//    chat window cannot make another window under its label. While that confirmation is pending, JavaScript in the chat window tries every way across: trusted commands
 //    (even with the real id and hash), emit/emit_to the trusted window, window.open, BroadcastChannel and
 //    localStorage, core window commands, and navigating itself to the trusted page. None may resolve the
 //    confirmation, change a setting (the allowance, the Routstr options), open the wallet, or restart lnd.
@@ -241,7 +241,7 @@ async function windowsByLabel() {
   return labels;
 }
 
-// Switches to the window labelled `label`, waiting for it to exist: the trusted window is made when first needed.
+// Switches to the window labelled `label`, waiting for it to exist (the web views start one after the other).
 function focuser() {
   let win = {};
   return async (label) => {
@@ -515,15 +515,24 @@ try {
   const focus = focuser();
   await focus('main');
   await until('the chat page', () => run(wrap(`return document.readyState === 'complete' && !!document.getElementById('composer-input');`)));
-  // The trusted window is made when first needed: at start the app runs one web process. Until then its label is
-  // free, and the chat window must not be able to take it.
-  check(!(await windowsByLabel()).trusted, 'no trusted window before one is needed');
+  // The trusted window is made at start, hidden, so the first confirmation paints at once. The chat window must
+  // not be able to make another under its label, nor to show it.
+  const before = await windowsByLabel();
+  check(!!before.trusted, 'the trusted window is made at start');
+  await wd('POST', s('/window'), { handle: before.trusted });
+  const waiting = await run(wrap(`return [location.pathname, document.visibilityState];`));
+  log('the trusted window at start:', waiting);
+  check(waiting[0].endsWith('/trusted.html') && waiting[1] !== 'visible', 'the trusted window waits hidden on its page');
   await focus('main');
   const squat = await run(wrap(`try { await window.__TAURI_INTERNALS__.invoke('plugin:webview|create_webview_window', { options: { label: 'trusted', url: 'index.html' } }); return 'made'; }
     catch (e) { return 'refused: ' + String(e); }`));
   log('the chat window making a window labelled trusted:', squat);
   check(squat.startsWith('refused'), 'the chat window cannot make a window under the trusted label');
-  check(!(await windowsByLabel()).trusted, 'still no trusted window after the attempt');
+  const showTried = await run(wrap(`try { await window.__TAURI_INTERNALS__.invoke('plugin:window|show', { label: 'trusted' }); return 'shown'; }
+    catch (e) { return 'refused: ' + String(e); }`));
+  log('the chat window showing the trusted window:', showTried);
+  check(showTried.startsWith('refused'), 'the chat window cannot show the trusted window');
+  check((await windowsByLabel()).trusted === before.trusted, 'the trusted window is still the one the app made, after the attempts');
 
   // ---- a read turn: surfaces and the backend badge ----
   await focus('main');
