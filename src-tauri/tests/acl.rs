@@ -69,13 +69,13 @@ struct Harness {
 
 /// The app with both windows, as it is once started.
 fn harness() -> Harness {
-    let h = chat_window_only();
-    aiui::windows::trusted_window(h.app.handle()).unwrap();
+    let h = without_windows();
+    aiui::windows::create(h.app.handle()).unwrap();
     h
 }
 
-/// The app as it starts: the chat window only.
-fn chat_window_only() -> Harness {
+/// The app before `setup` made its windows: the trusted label is free, as it is if the trusted window is ever gone.
+fn without_windows() -> Harness {
     let dir = tempfile::tempdir().unwrap();
     let shell = Shell::open(
         Mode::default(),
@@ -84,9 +84,8 @@ fn chat_window_only() -> Harness {
         LegOptions::default(),
     )
     .unwrap();
+    // `setup` runs only when the event loop starts, which the mock runtime never does: no window is made yet.
     let app = aiui::app(mock_builder()).manage(shell).build(aiui::context()).unwrap();
-    // `setup` runs only when the event loop starts; the chat window is what these tests need of it.
-    aiui::windows::create(app.handle()).unwrap();
     Harness { app, _dir: dir }
 }
 
@@ -420,20 +419,21 @@ fn a_capability_that_wrongly_grants_a_trusted_command_to_main_still_fails_closed
     assert_eq!(h.shell().secrets.get(SecretName::AnthropicApiKey).unwrap(), None);
 }
 
-/// The trusted window is made at start (`windows::create`, which this mock app never runs, so here its label is
-/// free, as it is if the window is ever gone). A window under that label that the app did not make (nothing in
-/// the app can, but a bug in a permission could) is destroyed, and is never handed out as the trusted window.
+/// The trusted window is made at start; its label is free only before that, or if the window is ever gone. A window
+/// under that label that the app did not make (nothing in the app can, but a bug in a permission could) is
+/// destroyed, and is never handed out as the trusted window.
 #[test]
 fn the_trusted_label_is_the_apps_own() {
-    let h = chat_window_only();
-    assert!(h.app.get_webview_window("trusted").is_none(), "no trusted window at start");
+    let h = without_windows();
+    assert!(h.app.get_webview_window("trusted").is_none(), "no trusted window before the app made one");
     WebviewWindowBuilder::new(h.app.handle(), "trusted", WebviewUrl::App("index.html".into())).build().unwrap();
     // (The mock runtime has no event loop, so the destruction itself is not seen here.)
     assert!(aiui::windows::trusted_window(h.app.handle()).is_err(), "the impostor is not the trusted window");
     assert!(aiui::windows::show_trusted(h.app.handle(), true).is_err(), "nor is it shown for a confirmation");
 
-    // The app's own, once made, is the one kept.
-    let h = chat_window_only();
+    // The app's own, made at start, is the one kept.
+    let h = harness();
+    assert!(h.app.get_webview_window("trusted").is_some(), "the trusted window is made at start");
     aiui::windows::trusted_window(h.app.handle()).unwrap();
     aiui::windows::trusted_window(h.app.handle()).unwrap();
     assert_eq!(h.app.webview_windows().len(), 2, "the chat window and one trusted window");
