@@ -77,7 +77,7 @@ fn child() {
     )
     .unwrap();
     let app = aiui::app(mock_builder()).manage(shell).build(aiui::context()).unwrap();
-    // `setup` runs only when the event loop starts, and makes both windows; here neither is made.
+    // `setup` runs only when the event loop starts, which the mock runtime never does: its windows are made here.
     aiui::windows::create(app.handle()).unwrap();
     let trusted = aiui::windows::trusted_window(app.handle()).expect("the trusted window");
     let invoke = |cmd: &str, args: Value| -> Value {
