@@ -1,5 +1,5 @@
 //! The shell's config file, `<data dir>/aiui.json`: the paired node (URL and accepted fingerprint), the tool
-//! grants, the Routstr options and the LAN service's kiosk socket. Nothing secret is ever written here: the node password and API keys live only in the OS keyring.
+//! grants, the Routstr options, the LAN service's kiosk socket and the owner's language. Nothing secret is ever written here: the node password and API keys live only in the OS keyring.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -35,6 +35,20 @@ pub struct ShellConfig {
     /// environment's `AIUI_LAN_APPROVALS_SOCKET` wins over it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lan_approvals_socket: Option<PathBuf>,
+    /// The language the owner picked in the trusted settings (a tag: `en`, `de`, `es`); `None`: the system's. A
+    /// tag this AIUI does not know (a newer one wrote it) is read as the system's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
+}
+
+impl ShellConfig {
+    /// The language of the host's text: the owner's pick, else the environment's (`LANG`, `LC_MESSAGES`).
+    pub fn locale(&self) -> aiui_core::i18n::Locale {
+        self.locale
+            .as_deref()
+            .and_then(aiui_core::i18n::Locale::from_tag)
+            .unwrap_or_else(aiui_core::i18n::Locale::from_env)
+    }
 }
 
 /// How the paid leg finds and reaches providers. Nothing here spends: the allowance lives in the budget file.

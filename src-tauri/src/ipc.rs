@@ -37,6 +37,26 @@ pub struct SettingsView {
     /// The link to the LAN service whose requests this kiosk approves; `None` when it approves none.
     pub lan_approvals: Option<crate::lan_approvals::LanLinkView>,
     pub build: BuildView,
+    pub language: LanguageView,
+}
+
+/// The language of the host's text, as the trusted settings show and change it.
+#[derive(Debug, Clone, Serialize)]
+pub struct LanguageView {
+    /// The owner's pick (`en`, `de`, `es`); `None`: the system's.
+    pub picked: Option<&'static str>,
+    /// The one in use now.
+    pub effective: &'static str,
+    /// The system's, shown beside "System default".
+    pub system: &'static str,
+    pub choices: Vec<LanguageChoice>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LanguageChoice {
+    pub tag: &'static str,
+    /// The language's own name ("Deutsch"), the same in every locale.
+    pub name: &'static str,
 }
 
 /// What this binary is: the owner checks it against the release they meant to install.

@@ -181,6 +181,7 @@ impl Shell {
         let store = Arc::new(Store::open(&data.conversations())?);
         let mut operator = OperatorConfig::default();
         operator.grants.disabled = file.disabled_tools.clone();
+        operator.locale = file.locale();
         let budget = Arc::new(BudgetStore::open(&budget_path(&data.0))?);
         let claude_allowance = Arc::new(ClaudeAllowance::open(&data.0)?);
         let lan = if mode.kiosk {
@@ -420,6 +421,11 @@ impl Shell {
 
     pub fn unpaired_reason(&self) -> String {
         self.unpaired_reason.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// The language of the host's text now (the owner's pick, else the system's).
+    pub fn locale(&self) -> aiui_core::i18n::Locale {
+        self.config.read().unwrap_or_else(|p| p.into_inner()).locale
     }
 
     /// Takes the one turn slot, with the Stop the chat window's Stop button reaches; `None` while another turn

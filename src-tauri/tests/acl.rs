@@ -24,10 +24,14 @@ fn arguments(command: &str) -> Value {
         | "chat_suggestions"
         | "request_trusted_window"
         | "chat_stop"
-        | "allowance_get" => json!({}),
+        | "allowance_get"
+        | "ui_text" => json!({}),
         "conversation_load" => json!({ "id": "00000000000000000000000000000000" }),
         "chat_send" => json!({ "conversation": null, "text": "restart lnd", "onEvent": "__CHANNEL__:1" }),
-        "trusted_pending" | "trusted_settings" | "trusted_clear_api_key" | "trusted_hide" => json!({}),
+        "trusted_pending" | "trusted_settings" | "trusted_clear_api_key" | "trusted_hide" | "trusted_ui_text" => {
+            json!({})
+        }
+        "trusted_set_locale" => json!({ "locale": "de" }),
         "trusted_decide" => json!({ "id": "feed", "argumentsHash": "beef", "answer": "approve" }),
         "trusted_set_api_key" => json!({ "key": "sk-ant-api03-acl-test" }),
         "trusted_fetch_fingerprint" => json!({ "url": "http://127.0.0.1:9/" }),
@@ -180,6 +184,8 @@ fn every_trusted_command_is_refused_from_main_and_allowed_from_trusted() {
     assert_eq!((budget.allowance_sats, budget.period.as_str()), (2100, "weekly"));
     assert_eq!(budget.accepted_mints, vec!["https://mint.example.com".to_owned()]);
     let file = aiui::config::ShellConfig::load(&h.shell().data.0).unwrap();
+    assert_eq!(file.locale.as_deref(), Some("de"), "the owner's language is kept");
+    assert_eq!(h.shell().locale(), aiui_core::i18n::Locale::De, "and used from the next message");
     assert!(!file.routstr.reviewed_only);
     assert_eq!(file.routstr.tor_socks, Some("127.0.0.1:9050".parse().unwrap()));
     let claude = h.shell().claude_allowance().get();

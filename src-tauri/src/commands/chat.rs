@@ -122,7 +122,9 @@ pub async fn chat_suggestions(shell: State<'_, Shell>) -> Result<Vec<String>, Co
     let Some(agent) = shell.agent() else {
         return Err(CommandError::new("not_paired", shell.unpaired_reason()));
     };
-    aiui_core::suggest::suggested_questions(&agent.node).await.map_err(|e| CommandError::new("node", e.to_string()))
+    aiui_core::suggest::suggested_questions(&agent.node, shell.locale())
+        .await
+        .map_err(|e| CommandError::new("node", e.to_string()))
 }
 
 /// Asks for the trusted window (settings, or a pending confirmation). It carries nothing: the chat window cannot

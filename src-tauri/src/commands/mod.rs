@@ -1,11 +1,13 @@
 //! The IPC commands, one file per window or domain, and the one handler that registers them.
 //!
 //! `chat` is the main window's (send, read, ask for the trusted window). `trusted`, `settings`, `budget` and
-//! `wallet` are the trusted window's; each of their commands calls [`require_trusted`] first, so a capability that wrongly granted one to
-//! another window still fails closed.
+//! `wallet` are the trusted window's; `language` gives each window its words and the trusted one the owner's pick.
+//! Each trusted command calls [`require_trusted`] first, so a capability that wrongly granted one to another window
+//! still fails closed.
 
 pub mod budget;
 pub mod chat;
+pub mod language;
 pub mod names;
 pub mod settings;
 pub mod trusted;
@@ -71,6 +73,9 @@ fn generated<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sy
         chat::chat_suggestions,
         chat::request_trusted_window,
         chat::allowance_get,
+        language::ui_text,
+        language::trusted_ui_text,
+        language::trusted_set_locale,
         trusted::trusted_pending,
         trusted::trusted_decide,
         trusted::trusted_hide,

@@ -15,6 +15,7 @@ pub const MAIN_COMMANDS: &[&str] = &[
     "chat_suggestions",
     "request_trusted_window",
     "allowance_get",
+    "ui_text",
 ];
 
 /// Commands of the trusted window only. Each one also checks, in Rust, that the calling webview is labelled
@@ -47,4 +48,6 @@ pub const TRUSTED_COMMANDS: &[&str] = &[
     "trusted_wallet_backup",
     "trusted_wallet_confirm_backup",
     "trusted_wallet_restore",
+    "trusted_ui_text",
+    "trusted_set_locale",
 ];

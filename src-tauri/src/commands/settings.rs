@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aiui_core::Secret;
+use aiui_core::i18n::Locale;
 use aiui_core::secrets::{SecretName, Secrets};
 use aiui_core::tools::{Registry, ToolClass};
 use tauri::{Runtime, State, Webview};
@@ -15,7 +16,8 @@ use super::{CommandError, require_trusted};
 use crate::Shell;
 use crate::config::{PairedNode, ShellConfig};
 use crate::ipc::{
-    BudgetView, BuildView, BuiltinView, ClaudePricesView, NodeSettingsView, RoutstrView, SettingsView, ToolGrantView,
+    BudgetView, BuildView, BuiltinView, ClaudePricesView, LanguageChoice, LanguageView, NodeSettingsView, RoutstrView,
+    SettingsView, ToolGrantView,
 };
 use crate::state::{NodeInfo, client_for};
 
@@ -236,6 +238,16 @@ pub(super) async fn settings_view(shell: &Shell) -> SettingsView {
         discovery,
     };
     let builtin = BuiltinView { enabled: !file.builtin_model_off, unavailable: shell.builtin_unavailable() };
+    let language = LanguageView {
+        picked: file.locale.as_deref().and_then(Locale::from_tag).map(Locale::tag),
+        effective: shell.locale().tag(),
+        system: Locale::from_env().tag(),
+        // The pseudo-locale is a test of the pages, not a language an owner reads; it is set by its tag only.
+        choices: [Locale::En, Locale::De, Locale::Es]
+            .into_iter()
+            .map(|l| LanguageChoice { tag: l.tag(), name: l.endonym() })
+            .collect(),
+    };
     SettingsView {
         budget,
         routstr,
@@ -248,6 +260,7 @@ pub(super) async fn settings_view(shell: &Shell) -> SettingsView {
         tools,
         keyring_error,
         lan_approvals: shell.lan.as_ref().map(|lan| lan.view()),
+        language,
         build: BuildView::THIS,
     }
 }

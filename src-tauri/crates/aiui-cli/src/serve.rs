@@ -76,6 +76,14 @@ pub struct ServeArgs {
     /// can then only deny) or both. kiosk and both need --kiosk-socket.
     #[arg(long, value_name = "WHERE", default_value = "trusted")]
     pub lan_approver: aiui_web::LanApprover,
+    /// The language of the LAN pages, the answers and the confirmations: en, de or es. Default: the pages follow
+    /// each browser's own (its Accept-Language), the answers and confirmations the environment's (LANG).
+    #[arg(long, value_name = "TAG", env = "AIUI_LAN_LANGUAGE", value_parser = parse_language)]
+    pub language: Option<aiui_core::i18n::Locale>,
+}
+
+fn parse_language(tag: &str) -> Result<aiui_core::i18n::Locale, String> {
+    aiui_core::i18n::Locale::from_tag(tag).ok_or_else(|| format!("AIUI has no language `{tag}`: use en, de or es"))
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -348,8 +356,14 @@ async fn serve_until_stopped(args: ServeArgs) -> anyhow::Result<()> {
     config.approval_needs_both = args.approval_needs_both;
     config.kiosk_socket = args.kiosk_socket.clone();
     config.lan_approver = args.lan_approver;
+    config.locale = args.language;
 
     let Assembled { agent, budget, payments, notices, node_url, demo } = crate::chat::assemble(&args.assistant).await?;
+    // The owner's language for the answers and the confirmations too, not only the pages (default: the
+    // environment's, as for every command).
+    if let Some(locale) = args.language {
+        agent.config.write().unwrap_or_else(|p| p.into_inner()).locale = locale;
+    }
     for notice in &notices {
         println!("note: {notice}");
     }

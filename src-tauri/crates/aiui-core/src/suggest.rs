@@ -2,50 +2,56 @@
 //!
 //! A tapped suggestion is sent as the owner's own message, so its words must be the owner's, not the node's: an
 //! app's title comes from a package manifest (untrusted), and is used only when it is a short plain name. Anything
-//! else falls back to the package id, and a package whose id is not plain either gets no suggestion at all.
+//! else falls back to the package id, and a package whose id is not plain either gets no suggestion at all. They
+//! are written in the owner's language, in words every leg understands, the built-in one included (its tests tap
+//! every kind in every locale).
 
+use crate::i18n::{self, Locale};
 use crate::node::{BitcoinInfo, NodeClient, NodeError, Package, PackageState};
 
 /// More would not fit a touchscreen row or two.
 pub const MAX_SUGGESTIONS: usize = 6;
 
 /// Questions for this node as it is now, most urgent first: apps that stopped with an error, a sync in progress, an
-/// overview, then the obvious next actions. Reads the app list; the chain state is optional (a node without a
-/// running bitcoind still gets suggestions).
-pub async fn suggested_questions(node: &NodeClient) -> Result<Vec<String>, NodeError> {
+/// overview, then the obvious next actions, in `locale`. Reads the app list; the chain state is optional (a node
+/// without a running bitcoind still gets suggestions).
+pub async fn suggested_questions(node: &NodeClient, locale: Locale) -> Result<Vec<String>, NodeError> {
     let (packages, bitcoin) = tokio::join!(node.list_packages(), node.bitcoin_info());
-    Ok(from_state(&packages?, bitcoin.ok().as_ref()))
+    Ok(from_state(locale, &packages?, bitcoin.ok().as_ref()))
 }
 
 /// The pure part of [`suggested_questions`].
-pub fn from_state(packages: &[Package], bitcoin: Option<&BitcoinInfo>) -> Vec<String> {
+pub fn from_state(locale: Locale, packages: &[Package], bitcoin: Option<&BitcoinInfo>) -> Vec<String> {
     let named: Vec<(&Package, String)> = packages.iter().filter_map(|p| plain_name(p).map(|name| (p, name))).collect();
     let installed = |p: &&(&Package, String)| !matches!(p.0.state, PackageState::NotInstalled);
+    let with_app = |key: &str, name: &str| i18n::text(locale, key, &[("app", name.into())]);
     let mut out = Vec::new();
 
     // An app that stopped with an exit code (137: killed for memory) is what an owner most wants explained.
     for (_, name) in named.iter().filter(installed).filter(|(p, _)| stopped_with_error(p)) {
-        out.push(format!("Why did {name} stop?"));
+        out.push(with_app("suggest-why-stopped", name));
     }
     if bitcoin.is_some_and(syncing) {
-        out.push("How far is the sync?".to_owned());
+        out.push(i18n::text(locale, "suggest-sync", &[]));
     }
     if !packages.is_empty() {
-        out.push("What is running?".to_owned());
+        out.push(i18n::text(locale, "suggest-running", &[]));
     }
     for (_, name) in named.iter().filter(installed).filter(|(p, _)| matches!(p.state, PackageState::Stopped)) {
-        out.push(format!("Start {name}"));
+        out.push(with_app("suggest-start", name));
     }
+    let mut restart_offered = false;
     for (_, name) in named.iter().filter(|(p, _)| matches!(p.state, PackageState::Running) && unhealthy(p)) {
-        out.push(format!("Restart {name}"));
+        out.push(with_app("suggest-restart", name));
+        restart_offered = true;
     }
-    if !out.iter().any(|q| q.starts_with("Restart ")) {
+    if !restart_offered {
         // The Lightning node is the app owners restart most; offered while it runs (the restart is still confirmed).
         if let Some((_, name)) = named.iter().find(|(p, _)| p.id == "lnd" && matches!(p.state, PackageState::Running)) {
-            out.push(format!("Restart {name}"));
+            out.push(with_app("suggest-restart", name));
         }
     }
-    out.push("How is the system doing?".to_owned());
+    out.push(i18n::text(locale, "suggest-system", &[]));
     out.dedup();
     out.truncate(MAX_SUGGESTIONS);
     out
@@ -116,7 +122,7 @@ mod tests {
             package("electrs", "Electrs", PackageState::Stopped, Some(137)),
             package("fedimint", "Fedimint Guardian", PackageState::NotInstalled, None),
         ];
-        let got = from_state(&packages, Some(&chain(0.42)));
+        let got = from_state(Locale::En, &packages, Some(&chain(0.42)));
         assert_eq!(
             got,
             [
@@ -136,14 +142,14 @@ mod tests {
             package("lnd", "LND", PackageState::Running, None),
             package("mempool", "Mempool", PackageState::Stopped, Some(0)),
         ];
-        let synced = from_state(&packages, Some(&chain(1.0)));
+        let synced = from_state(Locale::En, &packages, Some(&chain(1.0)));
         assert_eq!(synced, ["What is running?", "Start Mempool", "Restart LND", "How is the system doing?"]);
 
         packages[0].state = PackageState::Stopped;
         packages[0].exit_code = Some(1);
         packages[1].state = PackageState::Running;
         packages[1].health = Some("unhealthy".into());
-        let later = from_state(&packages, None);
+        let later = from_state(Locale::En, &packages, None);
         assert_eq!(
             later,
             ["Why did LND stop?", "What is running?", "Start LND", "Restart Mempool", "How is the system doing?"]
@@ -157,7 +163,7 @@ mod tests {
             package("weird", "<img src=x onerror=alert(1)>", PackageState::Stopped, None),
             package("Bad Id; rm -rf", "Also <b>bad</b>", PackageState::Stopped, Some(1)),
         ];
-        let got = from_state(&packages, None);
+        let got = from_state(Locale::En, &packages, None);
         assert_eq!(
             got,
             ["Why did evil stop?", "What is running?", "Start evil", "Start weird", "How is the system doing?"]
@@ -170,7 +176,7 @@ mod tests {
         let many: Vec<Package> = (0..20)
             .map(|i| package(&format!("app-{i}"), &format!("App {i}"), PackageState::Stopped, Some(1)))
             .collect();
-        assert_eq!(from_state(&many, None).len(), MAX_SUGGESTIONS);
-        assert_eq!(from_state(&[], None), ["How is the system doing?"]);
+        assert_eq!(from_state(Locale::En, &many, None).len(), MAX_SUGGESTIONS);
+        assert_eq!(from_state(Locale::En, &[], None), ["How is the system doing?"]);
     }
 }

@@ -175,11 +175,12 @@ async fn invoke(
             json!(packages.into_iter().map(PackageView::from).collect::<Vec<_>>())
         }
         "chat_suggestions" => {
-            json!(aiui_core::suggest::suggested_questions(&assistant.agent.node).await.map_err(|e| ApiError::new(
-                StatusCode::BAD_GATEWAY,
-                "node",
-                e.to_string()
-            ))?)
+            let locale = origin.shared.page_locale(&headers);
+            json!(
+                aiui_core::suggest::suggested_questions(&assistant.agent.node, locale)
+                    .await
+                    .map_err(|e| { ApiError::new(StatusCode::BAD_GATEWAY, "node", e.to_string()) })?
+            )
         }
         "allowance_get" => json!(assistant.meter()),
         "request_trusted_window" => json!({ "url": trusted_url(&origin, &headers) }),

@@ -96,8 +96,9 @@ pub fn chat_allows(path: &str) -> bool {
 
 /// The trusted origin serves the trusted page, the sign-in page and their scripts and styles.
 pub fn trusted_allows(path: &str) -> bool {
-    // js/zoom.js is the page zoom both windows share; nothing else of the chat's scripts.
-    matches!(path, "trusted.html" | "login.html" | "js/login.js" | "js/zoom.js")
+    // js/zoom.js and js/l10n.js are the page zoom and the words both windows share; nothing else of the chat's
+    // scripts.
+    matches!(path, "trusted.html" | "login.html" | "js/login.js" | "js/zoom.js" | "js/l10n.js")
         || path.starts_with("trusted/")
         || path.starts_with("css/")
         || path.starts_with("icons/")

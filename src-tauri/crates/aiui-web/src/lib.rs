@@ -84,6 +84,8 @@ pub struct WebConfig {
     pub lan_approver: LanApprover,
     /// How long an owner session on the trusted origin lives (idle, at most).
     pub trusted_lifetime: auth::Lifetime,
+    /// The language of the pages, set by the node's owner; `None`: each browser's `Accept-Language`.
+    pub locale: Option<aiui_core::i18n::Locale>,
 }
 
 /// The turns LAN users may start: per session and per address group (counted like sign-ins, see [`LoginLimits`]).
@@ -152,6 +154,7 @@ impl WebConfig {
             kiosk_socket: None,
             lan_approver: LanApprover::Trusted,
             trusted_lifetime: auth::TRUSTED_LIFETIME,
+            locale: None,
         }
     }
 }
@@ -213,6 +216,17 @@ pub(crate) struct Shared {
     /// The one thread the checks run on: a check holds 19 MiB and both cores' worth of work would starve the
     /// turns of everybody else (the memory itself goes back after each check, passphrase.rs).
     pub hashers: Hashers,
+}
+
+impl Shared {
+    /// The language of what the pages show a request's browser: the one the node's owner set for the service,
+    /// else the one the browser asks for (`Accept-Language`).
+    pub(crate) fn page_locale(&self, headers: &axum::http::HeaderMap) -> aiui_core::i18n::Locale {
+        self.config.locale.unwrap_or_else(|| {
+            let asked = headers.get(axum::http::header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
+            aiui_core::i18n::Locale::from_accept_language(asked.unwrap_or_default())
+        })
+    }
 }
 
 type HashJob = Box<dyn FnOnce() + Send>;

@@ -1,6 +1,6 @@
 //! What both origins do alike, in one place: the host check (421 for a name not theirs), the security headers on
 //! every answer, the session and its CSRF check, the sign-in's Origin check and per-address limit, and the routes
-//! every origin has (its page, its files, `api/session`, `api/logout`). `chat.rs` and `trusted.rs` add only what
+//! every origin has (its page, its files, `api/session`, `api/logout`, `api/ui-text`). `chat.rs` and `trusted.rs` add only what
 //! is theirs.
 
 use std::net::{IpAddr, SocketAddr};
@@ -85,6 +85,7 @@ pub(crate) fn router<O: Origin>(origin: Arc<O>, extra: Router<Arc<O>>) -> Router
         .route(&format!("{base}{}", origin.rules().page), get(page::<O>))
         .route(&format!("{base}api/session"), get(session::<O>))
         .route(&format!("{base}api/logout"), post(logout::<O>))
+        .route(&format!("{base}api/ui-text"), get(ui_text::<O>))
         .merge(extra)
         .route(&format!("{base}{{*path}}"), get(file::<O>));
     files::with_bare_base_redirect(routes, &base)
@@ -151,6 +152,12 @@ async fn session<O: Origin>(State(origin): State<Arc<O>>, headers: HeaderMap) ->
         }
         Err(_) => Json(json!({ "origin": rules.name, "signed_in": false })),
     }
+}
+
+/// The pages' words (the sign-in page's too, so no session is needed: they are the same for everybody), in the
+/// language the node's owner set for the service, else the one the browser asks for.
+async fn ui_text<O: Origin>(State(origin): State<Arc<O>>, headers: HeaderMap) -> Json<aiui_core::i18n::PageText> {
+    Json(aiui_core::i18n::page_text(origin.shared().page_locale(&headers)))
 }
 
 async fn logout<O: Origin>(State(origin): State<Arc<O>>, headers: HeaderMap) -> Result<Response, ApiError> {

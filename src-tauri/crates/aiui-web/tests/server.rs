@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use aiui_web::LoginLimits;
 use serde_json::{Value, json};
-use support::{APPROVAL, Browser, LAN, Replies, fixture, harness};
+use support::{APPROVAL, Browser, LAN, Replies, fixture, harness, harness_with};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn sign_in_sets_a_strict_http_only_cookie_and_the_rate_limit_holds() {
@@ -268,4 +268,39 @@ async fn both_origins_show_the_one_meter_with_claude_and_the_free_answers() {
         assert_eq!(aiui_core::budget::month_start_utc(since), since, "{view}");
         assert!(since <= now && now - since < 31 * 86_400_000, "{view}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_pages_words_follow_the_browsers_language_on_both_origins_before_sign_in() {
+    let h = harness(Replies::Script(Vec::new()), LoginLimits::default()).await;
+    let words = |base: String, language: Option<&'static str>| {
+        let mut request = h.http.get(format!("{base}api/ui-text"));
+        if let Some(language) = language {
+            request = request.header("accept-language", language);
+        }
+        async move {
+            let response = request.send().await.unwrap();
+            assert_eq!(response.status(), 200, "no session is needed: the sign-in page is translated too");
+            response.json::<Value>().await.unwrap()
+        }
+    };
+    for base in [h.chat.clone(), h.trusted.clone()] {
+        let english = words(base.clone(), None).await;
+        let spanish = words(base.clone(), Some("es-ES,es;q=0.9,en;q=0.5")).await;
+        assert_eq!((english["lang"].as_str(), spanish["lang"].as_str()), (Some("en"), Some("es")), "{base}");
+        let (en, es) = (english["messages"].as_object().unwrap(), spanish["messages"].as_object().unwrap());
+        assert!(en.len() > 50, "{base}: the pages' words are sent ({} of them)", en.len());
+        assert_eq!(en.keys().collect::<Vec<_>>(), es.keys().collect::<Vec<_>>(), "every key in both");
+        let translated = en.iter().filter(|(key, text)| es[key.as_str()] != **text).count();
+        assert!(translated * 10 >= en.len() * 8, "{base}: only {translated} of {} differ from English", en.len());
+        assert_eq!(words(base.clone(), Some("de-AT, en;q=0.1")).await["lang"], "de");
+        assert_eq!(words(base.clone(), Some("fr-FR")).await["lang"], "en", "a language AIUI lacks is English");
+    }
+    // A language the node's owner set for the service wins over the browser's.
+    let fixed = harness_with(Replies::Script(Vec::new()), LoginLimits::default(), false, |c| {
+        c.locale = Some(aiui_core::i18n::Locale::De)
+    })
+    .await;
+    let response = fixed.http.get(format!("{}api/ui-text", fixed.chat)).header("accept-language", "es").send().await;
+    assert_eq!(response.unwrap().json::<Value>().await.unwrap()["lang"], "de");
 }

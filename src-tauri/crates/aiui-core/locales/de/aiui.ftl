@@ -183,3 +183,13 @@ claude-off = Claude wird nicht genutzt: Sein Budget beträgt $0. { $raise }
 claude-held = {", "}{ $reserved } für laufende Anfragen zurückgehalten
 claude-too-dear = Claude wurde übergangen: Diese Anfrage könnte bis zu { $worst } kosten, aber von seinem Budget über { $allowance } sind nur noch { $remaining } übrig ({ $spent } ausgegeben{ $held }).{ $renews } { $raise }
 claude-used-up = Claude wurde übergangen: Sein Budget über { $allowance } ist aufgebraucht ({ $spent } ausgegeben{ $held }).{ $renews } { $raise }
+
+## Vorgeschlagene Fragen auf dem Kiosk, je ein Tippen. Eine angetippte wird als Worte des Besitzers gesendet:
+## jedes Backend, auch das eingebaute, muss sie verstehen (backends/builtin/tests.rs tippt jede Art an).
+
+suggest-why-stopped = Warum hat { $app } angehalten?
+suggest-sync = Wie weit ist die Synchronisierung?
+suggest-running = Was läuft gerade?
+suggest-start = Starte { $app }
+suggest-restart = Starte { $app } neu
+suggest-system = Wie steht es um das System?

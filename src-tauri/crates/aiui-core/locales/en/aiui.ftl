@@ -185,3 +185,13 @@ claude-off = Claude is not used: its allowance is $0. { $raise }
 claude-held = {", "}{ $reserved } held for requests in progress
 claude-too-dear = Claude was passed over: this request could cost up to { $worst }, but only { $remaining } of its { $allowance } allowance remain ({ $spent } spent{ $held }).{ $renews } { $raise }
 claude-used-up = Claude was passed over: its { $allowance } allowance is used up ({ $spent } spent{ $held }).{ $renews } { $raise }
+
+## Suggested questions on the kiosk, one tap each. A tapped one is sent as the owner's words: every leg, the
+## built-in one included, must understand it (backends/builtin/tests.rs taps each kind).
+
+suggest-why-stopped = Why did { $app } stop?
+suggest-sync = How far is the sync?
+suggest-running = What is running?
+suggest-start = Start { $app }
+suggest-restart = Restart { $app }
+suggest-system = How is the system doing?

@@ -35,22 +35,22 @@ state-unnamed = en un estado que el nodo no nombró
 ## Por qué no se realizó una acción confirmada.
 
 confirm-not-done = No se hizo: { $summary }. { $error }
-confirm-declined = Rechazaste: { $summary }. No se cambió nada.
+confirm-declined = Usted rechazó: { $summary }. No se cambió nada.
 confirm-expired = Nadie respondió a la confirmación a tiempo: { $summary }. No se cambió nada.
 
 ## El modelo pequeño integrado: cada palabra la escribe el host, a partir de los resultados de las herramientas.
 
-builtin-notice = Las respuestas vienen ahora del modelo pequeño integrado (SmolLM2-135M), pensado para probar AIUI: puede listar, consultar, iniciar, detener, reiniciar, instalar y desinstalar apps y mostrar el estado del nodo, pero no puede mantener una conversación. Para un asistente de verdad, inicia Ollama en este equipo con un modelo que sepa usar herramientas (`ollama pull qwen2.5:7b`) o añade una clave de API de Claude y un presupuesto para Claude en la ventana de ajustes de confianza.
-builtin-capabilities = Soy el modelo pequeño integrado (SmolLM2-135M), así que solo atiendo peticiones cotidianas del nodo: qué está en ejecución; el estado o los registros de una app; iniciar, detener, reiniciar, instalar o desinstalar una app (p. ej., «Reinicia LND»); el progreso de sincronización de Bitcoin; los canales del nodo Lightning; CPU, memoria y disco; y las mints de Cashu aceptadas. Para todo lo demás, inicia Ollama con un modelo que sepa usar herramientas (`ollama pull qwen2.5:7b`) o añade una clave de API de Claude y un presupuesto para Claude en la ventana de ajustes de confianza.
+builtin-notice = Las respuestas vienen ahora del modelo pequeño integrado (SmolLM2-135M), pensado para probar AIUI: puede listar, consultar, iniciar, detener, reiniciar, instalar y desinstalar apps y mostrar el estado del nodo, pero no puede mantener una conversación. Para un asistente de verdad, inicie Ollama en este equipo con un modelo que sepa usar herramientas (`ollama pull qwen2.5:7b`) o añada una clave de API de Claude y un presupuesto para Claude en la ventana de ajustes de confianza.
+builtin-capabilities = Soy el modelo pequeño integrado (SmolLM2-135M), así que solo atiendo peticiones cotidianas del nodo: qué está en ejecución; el estado o los registros de una app; iniciar, detener, reiniciar, instalar o desinstalar una app (p. ej., «Reinicia LND»); el progreso de sincronización de Bitcoin; los canales del nodo Lightning; CPU, memoria y disco; y las mints de Cashu aceptadas. Para todo lo demás, inicie Ollama con un modelo que sepa usar herramientas (`ollama pull qwen2.5:7b`) o añada una clave de API de Claude y un presupuesto para Claude en la ventana de ajustes de confianza.
 builtin-the-app = la app
-builtin-understood-list = Listando tus apps.
+builtin-understood-list = Listando sus apps.
 builtin-understood-status = Consultando el estado de { $app }.
 builtin-understood-logs = Leyendo las últimas líneas de registro de { $app }.
-builtin-understood-start = Iniciando { $app }: esperando tu aprobación.
-builtin-understood-stop = Deteniendo { $app }: esperando tu aprobación.
-builtin-understood-restart = Reiniciando { $app }: esperando tu aprobación.
-builtin-understood-install = Instalando { $app }: esperando tu aprobación.
-builtin-understood-uninstall = Desinstalando { $app }: esperando tu aprobación.
+builtin-understood-start = Iniciando { $app }: esperando su aprobación.
+builtin-understood-stop = Deteniendo { $app }: esperando su aprobación.
+builtin-understood-restart = Reiniciando { $app }: esperando su aprobación.
+builtin-understood-install = Instalando { $app }: esperando su aprobación.
+builtin-understood-uninstall = Desinstalando { $app }: esperando su aprobación.
 builtin-understood-sync = Consultando el progreso de sincronización de Bitcoin.
 builtin-understood-lightning = Consultando el nodo Lightning.
 builtin-understood-system = Leyendo la CPU, la memoria y el disco del equipo.
@@ -112,13 +112,13 @@ builtin-done =
         [uninstall] desinstalación
        *[other] { $action }
     } de { $app }: { $outcome }.
-builtin-did-you-mean = ¿Quisiste decir: { $choices }?
+builtin-did-you-mean = ¿Quiso decir: { $choices }?
 builtin-or = {" o "}
 builtin-an-app = una app
-builtin-which-app = ¿A qué app te refieres? Entendí «{ $action }», pero no encontré ninguna app con ese nombre.
-builtin-installed = Instaladas en tu nodo: { $apps }.
-builtin-none-installed = Aún no hay ninguna app instalada en tu nodo.
-builtin-no-apps = Tu nodo no lista ninguna app.
+builtin-which-app = ¿A qué app se refiere? Entendí «{ $action }», pero no encontré ninguna app con ese nombre.
+builtin-installed = Instaladas en su nodo: { $apps }.
+builtin-none-installed = Aún no hay ninguna app instalada en su nodo.
+builtin-no-apps = Su nodo no lista ninguna app.
 builtin-installable = Sin instalar, disponibles para instalar: { $apps }.
 
 ## Una opción para tocar. Se envía como palabras del propietario y debe entenderse otra vez como la misma
@@ -140,27 +140,27 @@ intent-chat = charlar
 
 ## Avisos del bucle del asistente y por qué terminó un turno.
 
-stop-stopped = Detuviste la respuesta. Lo escrito hasta ahora se conserva; no se hizo nada más.
+stop-stopped = Usted detuvo la respuesta. Lo escrito hasta ahora se conserva; no se hizo nada más.
 notice-paid-stop = Deteniendo: la petición de pago en curso termina primero, para que su pago quede liquidado; no se ejecutará nada de lo que proponga.
 notice-paid-off = La ayuda de pago está desactivada en este turno: no se pudo leer la lista de mints del nodo ({ $error }).
-stop-step-limit = Me detuve tras { $steps } pasos sin llegar a una respuesta. No se cambió nada más; puedes volver a preguntar, quizá de forma más concreta.
+stop-step-limit = Me detuve tras { $steps } pasos sin llegar a una respuesta. No se cambió nada más; puede volver a preguntar, quizá de forma más concreta.
 notice-redacted =
     { $count ->
         [one] Se ocultó { $count } valor secreto de los resultados de herramientas antes de enviarlos a { $backend }.
        *[other] Se ocultaron { $count } valores secretos de los resultados de herramientas antes de enviarlos a { $backend }.
     }
-stop-cut-off = { $backend } se detuvo a mitad de su respuesta ({ $reason }). Lo que escribió se conserva arriba; no se hizo nada más. Vuelve a preguntar para probar el siguiente backend.
+stop-cut-off = { $backend } se detuvo a mitad de su respuesta ({ $reason }). Lo que escribió se conserva arriba; no se hizo nada más. Vuelva a preguntar para probar el siguiente backend.
 notice-leg-failed = { $error }; probando el siguiente backend.
 notice-over-allowance = { $message } Probando el siguiente backend.
 notice-act-failed = `{ $method }` no informó de éxito: { $error }.
 notice-read-failed = No se pudo leer `{ $method }` del nodo: { $error }.
 notice-package-list-failed = El estado actual de la app es desconocido: no se pudo leer la lista de paquetes del nodo ({ $error }).
-stop-context-too-long = Esta conversación se ha vuelto demasiado larga para el modelo. Empieza una conversación nueva para continuar.
-stop-backend-failed = Falló el backend del asistente: { $error }. No se cambió nada; inténtalo de nuevo.
+stop-context-too-long = Esta conversación se ha vuelto demasiado larga para el modelo. Empiece una conversación nueva para continuar.
+stop-backend-failed = Falló el backend del asistente: { $error }. No se cambió nada; inténtelo de nuevo.
 stop-no-backend = Ahora mismo no hay ningún backend del asistente disponible.
-stop-enable-a-leg = Para activar uno: inicia Ollama en este equipo con un modelo que sepa usar herramientas (`ollama pull qwen2.5:7b`) o añade una clave de API de Claude y un presupuesto para Claude en la ventana de ajustes de confianza.
+stop-enable-a-leg = Para activar uno: inicie Ollama en este equipo con un modelo que sepa usar herramientas (`ollama pull qwen2.5:7b`) o añada una clave de API de Claude y un presupuesto para Claude en la ventana de ajustes de confianza.
 mark-cut-off = {"["}Cortado: el backend dejó de responder aquí.]
-mark-stopped = {"["}Detenido por ti aquí.]
+mark-stopped = {"["}Detenido por usted aquí.]
 
 ## Por qué no se pagó un paso de pago y por qué se pasó por alto a Claude.
 
@@ -182,3 +182,13 @@ claude-off = Claude no se usa: su presupuesto es de $0. { $raise }
 claude-held = {", "}{ $reserved } retenidos para peticiones en curso
 claude-too-dear = Se pasó por alto a Claude: esta petición podría costar hasta { $worst }, pero de su presupuesto de { $allowance } solo quedan { $remaining } ({ $spent } gastados{ $held }).{ $renews } { $raise }
 claude-used-up = Se pasó por alto a Claude: su presupuesto de { $allowance } está agotado ({ $spent } gastados{ $held }).{ $renews } { $raise }
+
+## Preguntas sugeridas en el quiosco, un toque cada una. Una tocada se envía como palabras del propietario: todo
+## backend, también el integrado, debe entenderla (backends/builtin/tests.rs toca cada tipo).
+
+suggest-why-stopped = ¿Por qué se detuvo { $app }?
+suggest-sync = ¿Cómo va la sincronización?
+suggest-running = ¿Qué está en marcha?
+suggest-start = Inicia { $app }
+suggest-restart = Reinicia { $app }
+suggest-system = ¿Cómo está el sistema?

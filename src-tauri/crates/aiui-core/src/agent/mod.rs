@@ -93,6 +93,19 @@ impl Default for OperatorConfig {
     }
 }
 
+/// The operator's system prompt, and for an owner who reads another language than English, the instruction to
+/// answer in it. The instruction is English, the language every model follows best; an English owner's prompt is
+/// left as it is, so its cached prefix stays the same.
+fn system_prompt(base: &str, locale: Locale) -> String {
+    match locale.english_name() {
+        Some(language) => format!(
+            "{base}\n\nThe owner reads {language}: write every answer in {language}, unless they write to you in \
+             another language. Keep app ids, commands and amounts exactly as the tools give them."
+        ),
+        None => base.to_owned(),
+    }
+}
+
 /// How a turn ended, for callers that do not watch the event stream.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TurnOutcome {
@@ -243,7 +256,7 @@ impl Agent {
         let mut told = Vec::new();
         let mut spent = TurnSpend::default();
         let mut request = ChatRequest {
-            system: config.system_prompt.clone(),
+            system: system_prompt(&config.system_prompt, locale),
             messages: self.store.recent_messages(conversation, HISTORY_WINDOW)?,
             tools: self.registry.defs(&config.grants),
             max_tokens: config.max_tokens,
@@ -655,5 +668,21 @@ fn backend_message(locale: Locale, error: &BackendError) -> String {
     match error {
         BackendError::ContextTooLong { .. } => i18n::text(locale, "stop-context-too-long", &[]),
         other => i18n::text(locale, "stop-backend-failed", &[("error", other.to_string().into())]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_system_prompt_asks_for_the_owners_language_and_leaves_english_alone() {
+        let base = OperatorConfig::default().system_prompt;
+        assert_eq!(system_prompt(&base, Locale::En), base, "English: the operator's prompt unchanged");
+        assert_eq!(system_prompt(&base, Locale::Pseudo), base, "the pseudo-locale is English to a model");
+        let german = system_prompt(&base, Locale::De);
+        assert!(german.starts_with(&base) && german.contains("write every answer in German"), "{german}");
+        let spanish = system_prompt(&base, Locale::Es);
+        assert!(spanish.contains("write every answer in Spanish"), "{spanish}");
     }
 }

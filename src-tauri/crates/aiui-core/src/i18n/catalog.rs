@@ -2,42 +2,94 @@
 //! rendered text non-empty.
 
 use fluent_bundle::concurrent::FluentBundle;
-use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use fluent_bundle::resolver::ResolverError;
+use fluent_bundle::resolver::errors::ReferenceKind;
+use fluent_bundle::{FluentArgs, FluentError, FluentResource, FluentValue};
 use unic_langid::LanguageIdentifier;
 
 use super::{Locale, pseudo};
 
-/// The catalogue sources, by locale. The pseudo-locale has none of its own: it is English, transformed.
-pub(super) const SOURCES: [(Locale, &str); 3] = [
-    (Locale::En, include_str!("../../locales/en/aiui.ftl")),
-    (Locale::De, include_str!("../../locales/de/aiui.ftl")),
-    (Locale::Es, include_str!("../../locales/es/aiui.ftl")),
-];
+/// The files of every locale's catalogue: the loop's own text, then the words of each page (served to them by
+/// [`super::page_text`]).
+pub(super) const FILES: [&str; 4] = ["aiui.ftl", "chat.ftl", "login.ftl", "trusted.ftl"];
+/// The files in [`FILES`] that hold the pages' words.
+pub(super) const PAGE_FILES: [&str; 3] = ["chat.ftl", "login.ftl", "trusted.ftl"];
+
+macro_rules! catalogue {
+    ($tag:literal) => {
+        [
+            include_str!(concat!("../../locales/", $tag, "/aiui.ftl")),
+            include_str!(concat!("../../locales/", $tag, "/chat.ftl")),
+            include_str!(concat!("../../locales/", $tag, "/login.ftl")),
+            include_str!(concat!("../../locales/", $tag, "/trusted.ftl")),
+        ]
+    };
+}
+
+/// The catalogue sources, by locale, in the order of [`FILES`]. The pseudo-locale has none of its own: it is
+/// English, transformed.
+pub(super) const SOURCES: [(Locale, [&str; FILES.len()]); 3] =
+    [(Locale::En, catalogue!("en")), (Locale::De, catalogue!("de")), (Locale::Es, catalogue!("es"))];
 
 type Bundle = FluentBundle<FluentResource>;
 
 /// Every locale's bundle. The concurrent flavour, so one catalogue can sit in a static and serve every thread.
 pub(super) struct Catalog {
     bundles: Vec<(Locale, Bundle)>,
+    /// Every message and attribute of the English pages' files (`id`, `id.attribute`): what a page is sent.
+    page_keys: Vec<String>,
 }
 
 impl Catalog {
     /// The catalogues compiled into the binary.
     pub(super) fn embedded() -> Self {
-        Self::from_sources(&SOURCES)
+        let sources: Vec<(Locale, &str)> =
+            SOURCES.iter().flat_map(|(locale, files)| files.iter().map(|text| (*locale, *text))).collect();
+        let pages: Vec<&str> = FILES
+            .iter()
+            .zip(SOURCES[0].1)
+            .filter(|(name, _)| PAGE_FILES.contains(name))
+            .map(|(_, text)| text)
+            .collect();
+        let mut catalog = Self::from_sources(&sources);
+        catalog.page_keys = pages.iter().flat_map(|text| message_keys(text)).collect();
+        catalog
     }
 
-    /// Catalogues from `sources`; the pseudo-locale is made from the English one. A source with syntax errors
-    /// keeps the messages that did parse (the tests see to it that none has any).
+    /// Catalogues from `sources` (a locale may come more than once: each of its files); the pseudo-locale is made
+    /// from the English ones. A source with syntax errors keeps the messages that did parse (the tests see to it
+    /// that none has any).
     pub(super) fn from_sources(sources: &[(Locale, &str)]) -> Self {
-        let mut bundles = Vec::new();
+        let mut bundles: Vec<(Locale, Bundle)> = Vec::new();
+        let mut add = |locale: Locale, rules: Locale, source: &str| {
+            if !bundles.iter().any(|(l, _)| *l == locale) {
+                bundles.push((locale, bundle(locale, rules)));
+            }
+            if let Some((_, bundle)) = bundles.iter_mut().find(|(l, _)| *l == locale) {
+                add_source(bundle, locale, source);
+            }
+        };
         for &(locale, source) in sources {
-            bundles.push((locale, bundle(locale, locale, source)));
+            add(locale, locale, source);
             if locale == Locale::En {
-                bundles.push((Locale::Pseudo, bundle(Locale::Pseudo, Locale::En, source)));
+                add(Locale::Pseudo, Locale::En, source);
             }
         }
-        Self { bundles }
+        Self { bundles, page_keys: Vec::new() }
+    }
+
+    /// See [`super::page_text`].
+    pub(super) fn page_text(&self, locale: Locale) -> std::collections::BTreeMap<String, String> {
+        self.page_keys
+            .iter()
+            .map(|key| {
+                let text = self.format_unfilled(locale, key).or_else(|why| {
+                    tracing::warn!(locale = %locale, key, error = %why, "a page message could not be shown in this locale");
+                    self.format_unfilled(Locale::En, key)
+                });
+                (key.clone(), text.unwrap_or_else(|_| key.clone()))
+            })
+            .collect()
     }
 
     /// See [`super::text`].
@@ -58,6 +110,22 @@ impl Catalog {
 
     /// The message, formatted; `Err` says why it could not be, including when it formatted to nothing.
     pub(super) fn format(&self, locale: Locale, key: &str, args: &[(&str, FluentValue<'_>)]) -> Result<String, String> {
+        let args: FluentArgs = args.iter().map(|(name, value)| (*name, value.clone())).collect();
+        self.format_with(locale, key, Some(&args), false)
+    }
+
+    /// The message with its variables left as `{$name}`, for a page to fill in.
+    pub(super) fn format_unfilled(&self, locale: Locale, key: &str) -> Result<String, String> {
+        self.format_with(locale, key, None, true)
+    }
+
+    fn format_with(
+        &self,
+        locale: Locale,
+        key: &str,
+        args: Option<&FluentArgs>,
+        unfilled: bool,
+    ) -> Result<String, String> {
         let bundle =
             self.bundles.iter().find(|(l, _)| *l == locale).map(|(_, b)| b).ok_or("the locale has no catalogue")?;
         let (id, attribute) = match key.split_once('.') {
@@ -69,9 +137,13 @@ impl Catalog {
             Some(name) => message.get_attribute(name).map(|a| a.value()).ok_or("no such attribute")?,
             None => message.value().ok_or("the message has no value")?,
         };
-        let args: FluentArgs = args.iter().map(|(name, value)| (*name, value.clone())).collect();
         let mut errors = Vec::new();
-        let text = bundle.format_pattern(pattern, Some(&args), &mut errors);
+        let text = bundle.format_pattern(pattern, args, &mut errors);
+        // Unfilled, a variable with no value is written `{$name}`: exactly what the page replaces.
+        errors.retain(|e| {
+            !(unfilled
+                && matches!(e, FluentError::ResolverError(ResolverError::Reference(ReferenceKind::Variable { .. }))))
+        });
         if !errors.is_empty() {
             return Err(errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "));
         }
@@ -86,13 +158,26 @@ impl Catalog {
     }
 }
 
-/// One locale's bundle from `source`, with plural rules of `rules` (the pseudo-locale counts as English does:
-/// Fluent looks plural rules up by exact tag and has none for `en-XA`).
-fn bundle(locale: Locale, rules: Locale, source: &str) -> Bundle {
-    let resource = FluentResource::try_new(source.to_owned()).unwrap_or_else(|(partial, errors)| {
-        tracing::warn!(locale = %locale, ?errors, "a catalogue has syntax errors; the messages that parsed are kept");
-        partial
-    });
+/// Every message and attribute key (`id`, `id.attribute`) of a catalogue source, in its order.
+fn message_keys(source: &str) -> Vec<String> {
+    let resource = match FluentResource::try_new(source.to_owned()) {
+        Ok(resource) | Err((resource, _)) => resource,
+    };
+    let mut keys = Vec::new();
+    for entry in resource.entries() {
+        if let fluent_syntax::ast::Entry::Message(message) = entry {
+            if message.value.is_some() {
+                keys.push(message.id.name.to_owned());
+            }
+            keys.extend(message.attributes.iter().map(|a| format!("{}.{}", message.id.name, a.id.name)));
+        }
+    }
+    keys
+}
+
+/// An empty bundle for `locale`, with plural rules of `rules` (the pseudo-locale counts as English does: Fluent
+/// looks plural rules up by exact tag and has none for `en-XA`).
+fn bundle(locale: Locale, rules: Locale) -> Bundle {
     let langid: LanguageIdentifier = rules.tag().parse().unwrap_or_default();
     let mut bundle = FluentBundle::new_concurrent(vec![langid]);
     // No Unicode isolation marks (U+2068/U+2069) around variables: a summary is plain text, the very string the
@@ -104,10 +189,18 @@ fn bundle(locale: Locale, rules: Locale, source: &str) -> Bundle {
     if locale == Locale::Pseudo {
         bundle.set_transform(Some(pseudo::transform));
     }
+    bundle
+}
+
+/// Adds one file's messages to `bundle`.
+fn add_source(bundle: &mut Bundle, locale: Locale, source: &str) {
+    let resource = FluentResource::try_new(source.to_owned()).unwrap_or_else(|(partial, errors)| {
+        tracing::warn!(locale = %locale, ?errors, "a catalogue has syntax errors; the messages that parsed are kept");
+        partial
+    });
     if let Err(errors) = bundle.add_resource(resource) {
         tracing::warn!(locale = %locale, ?errors, "a catalogue defines a message twice; the first one is kept");
     }
-    bundle
 }
 
 /// What is shown when no catalogue can render `key`: the key and the arguments, so the owner still sees which

@@ -13,6 +13,7 @@ mod summary_tests;
 #[cfg(test)]
 mod tests;
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::LazyLock;
 
@@ -84,6 +85,52 @@ impl Locale {
         Locale::negotiate(&[&name.replace('_', "-")])
     }
 
+    /// The locale whose [`tag`](Locale::tag) is `tag` (any case), as a setting stores it; `None` for anything else.
+    pub fn from_tag(tag: &str) -> Option<Locale> {
+        Locale::ALL.into_iter().find(|l| l.tag().eq_ignore_ascii_case(tag.trim()))
+    }
+
+    /// The best locale for a browser's `Accept-Language` header (`es-ES,es;q=0.9,en;q=0.8`): the tags by their
+    /// weight, then [`Locale::negotiate`]. A header that does not parse asks for nothing, which is English.
+    pub fn from_accept_language(header: &str) -> Locale {
+        let mut weighted: Vec<(f32, &str)> = header
+            .split(',')
+            .filter_map(|part| {
+                let mut fields = part.split(';').map(str::trim);
+                let tag = fields.next().filter(|t| !t.is_empty() && *t != "*")?;
+                let weight = fields
+                    .find_map(|f| f.strip_prefix("q=").or_else(|| f.strip_prefix("Q=")))
+                    .map_or(Some(1.0), |q| q.parse::<f32>().ok().filter(|q| q.is_finite()))?;
+                (weight > 0.0).then_some((weight, tag))
+            })
+            .take(32)
+            .collect();
+        // Stable: equal weights keep the header's order.
+        weighted.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let tags: Vec<&str> = weighted.into_iter().map(|(_, tag)| tag).collect();
+        Locale::negotiate(&tags)
+    }
+
+    /// The language's own name for itself, as a language picker lists it (it reads the same in every locale).
+    pub fn endonym(self) -> &'static str {
+        match self {
+            Locale::En => "English",
+            Locale::De => "Deutsch",
+            Locale::Es => "Español",
+            Locale::Pseudo => "Pseudo (en-XA)",
+        }
+    }
+
+    /// The language's English name, for instructions to a model ("answer in German"); `None` for English and the
+    /// pseudo-locale, which a model reads as English.
+    pub fn english_name(self) -> Option<&'static str> {
+        match self {
+            Locale::En | Locale::Pseudo => None,
+            Locale::De => Some("German"),
+            Locale::Es => Some("Spanish"),
+        }
+    }
+
     fn langid(self) -> LanguageIdentifier {
         // The tags above are valid BCP 47; a failed parse would be a typo caught by the negotiation tests.
         self.tag().parse().unwrap_or_default()
@@ -106,4 +153,27 @@ static CATALOG: LazyLock<Catalog> = LazyLock::new(Catalog::embedded);
 /// shown, so an approval never reads blank.
 pub fn text(locale: Locale, key: &str, args: &[(&str, FluentValue<'_>)]) -> String {
     CATALOG.text(locale, key, args)
+}
+
+/// The words of every page (both windows, the LAN pages, the sign-in page) in one locale, as a page is sent them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PageText {
+    /// The document's `lang`.
+    pub lang: &'static str,
+    /// Each message and attribute of the pages' catalogue files (`chat.ftl`, `login.ftl`, `trusted.ftl`), keyed
+    /// `id` or `id.attribute`, with its variables left as `{$name}` for the page to fill in.
+    pub messages: BTreeMap<String, String>,
+}
+
+/// [`PageText`] for `locale`: a message missing from its catalogue is given in English, never left out.
+pub fn page_text(locale: Locale) -> PageText {
+    // Made once per locale: the LAN service answers it to anyone who loads a page, signed in or not.
+    static PAGES: LazyLock<Vec<PageText>> = LazyLock::new(|| {
+        Locale::ALL.into_iter().map(|l| PageText { lang: l.tag(), messages: CATALOG.page_text(l) }).collect()
+    });
+    PAGES
+        .iter()
+        .find(|page| page.lang == locale.tag())
+        .cloned()
+        .unwrap_or_else(|| PageText { lang: locale.tag(), messages: CATALOG.page_text(locale) })
 }

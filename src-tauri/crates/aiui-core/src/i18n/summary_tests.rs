@@ -258,7 +258,7 @@ fn confirmation_outcomes_keep_their_english_and_are_translated() {
         format!("Niemand hat die Bestätigung rechtzeitig beantwortet: {summary}. Es wurde nichts geändert.")
     );
     assert_eq!(with(Locale::Es, "confirm-not-done"), format!("No se hizo: {summary}. the gate is full"));
-    assert_eq!(with(Locale::Es, "confirm-declined"), format!("Rechazaste: {summary}. No se cambió nada."));
+    assert_eq!(with(Locale::Es, "confirm-declined"), format!("Usted rechazó: {summary}. No se cambió nada."));
     assert_eq!(
         with(Locale::Es, "confirm-expired"),
         format!("Nadie respondió a la confirmación a tiempo: {summary}. No se cambió nada.")

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use fluent_syntax::ast::{self, Entry, Expression, InlineExpression, PatternElement};
 use fluent_syntax::parser;
 
-use super::catalog::{Catalog, SOURCES};
+use super::catalog::{Catalog, FILES, PAGE_FILES, SOURCES};
 use super::{FluentValue, Locale, pseudo};
 
 /// Every key (`id`, `id.attribute`, `-term`) of a catalogue, with the variables (`$name`) its pattern uses.
@@ -24,7 +24,10 @@ fn keys(locale: Locale, source: &str) -> BTreeMap<String, BTreeSet<String>> {
             pattern_vars(&attribute.value, &mut attribute_vars);
             keys.insert(format!("{key}.{}", attribute.id.name), attribute_vars);
         }
-        keys.insert(key, vars);
+        // A message of attributes alone (`.aria-label` and no value) has no text of its own to render.
+        if pattern.is_some() {
+            keys.insert(key, vars);
+        }
     };
     for entry in &resource.body {
         match entry {
@@ -70,40 +73,53 @@ fn inline_vars(inline: &InlineExpression<&str>, vars: &mut BTreeSet<String>) {
     }
 }
 
+/// Each file of the English catalogue with its counterpart in every other locale: `(file, [(locale, source)])`.
+fn files_by_locale() -> Vec<(&'static str, Vec<(Locale, &'static str)>)> {
+    FILES
+        .iter()
+        .enumerate()
+        .map(|(n, file)| (*file, SOURCES.iter().map(|(locale, texts)| (*locale, texts[n])).collect()))
+        .collect()
+}
+
 #[test]
 fn every_catalogue_parses_without_errors() {
-    for (locale, source) in SOURCES {
-        if let Err((_, errors)) = parser::parse(source) {
-            panic!("the {locale} catalogue has {} syntax errors: {errors:?}", errors.len());
-        }
-        // The run-time parser and the bundle must agree: no junk, no key defined twice.
-        let resource = fluent_bundle::FluentResource::try_new(source.to_owned())
-            .unwrap_or_else(|(_, errors)| panic!("the {locale} catalogue fails the run-time parser: {errors:?}"));
+    for (locale, texts) in SOURCES {
+        // One bundle per locale holds all its files, as at run time: a key two files define is an error too.
         let mut bundle = fluent_bundle::FluentBundle::new(vec![locale.langid()]);
-        bundle.add_resource(resource).unwrap_or_else(|e| panic!("the {locale} catalogue: {e:?}"));
+        for (file, source) in FILES.iter().zip(texts) {
+            if let Err((_, errors)) = parser::parse(source) {
+                panic!("{locale}/{file} has {} syntax errors: {errors:?}", errors.len());
+            }
+            // The run-time parser and the bundle must agree: no junk, no key defined twice.
+            let resource = fluent_bundle::FluentResource::try_new(source.to_owned())
+                .unwrap_or_else(|(_, errors)| panic!("{locale}/{file} fails the run-time parser: {errors:?}"));
+            bundle.add_resource(resource).unwrap_or_else(|e| panic!("{locale}/{file}: {e:?}"));
+        }
     }
 }
 
 #[test]
 fn every_locale_has_every_key_with_the_same_variables() {
-    let (reference, source) = SOURCES[0];
-    assert_eq!(reference, Locale::En, "English is the reference catalogue");
-    let english = keys(reference, source);
-    assert!(!english.is_empty(), "the English catalogue is empty");
+    assert_eq!(SOURCES[0].0, Locale::En, "English is the reference catalogue");
     let mut problems = Vec::new();
-    for (locale, source) in &SOURCES[1..] {
-        let theirs = keys(*locale, source);
-        for (key, vars) in &english {
-            match theirs.get(key) {
-                None => problems.push(format!("{locale} lacks `{key}`")),
-                Some(their_vars) if their_vars != vars => {
-                    problems.push(format!("{locale} `{key}` uses {their_vars:?}, English uses {vars:?}"))
+    for (file, sources) in files_by_locale() {
+        let english = keys(Locale::En, sources[0].1);
+        assert!(!english.is_empty(), "the English {file} is empty");
+        for (locale, source) in &sources[1..] {
+            let theirs = keys(*locale, source);
+            for (key, vars) in &english {
+                match theirs.get(key) {
+                    None => problems.push(format!("{locale}/{file} lacks `{key}`")),
+                    Some(their_vars) if their_vars != vars => {
+                        problems.push(format!("{locale}/{file} `{key}` uses {their_vars:?}, English uses {vars:?}"))
+                    }
+                    Some(_) => {}
                 }
-                Some(_) => {}
             }
-        }
-        for key in theirs.keys().filter(|k| !english.contains_key(*k)) {
-            problems.push(format!("{locale} has `{key}`, which English does not"));
+            for key in theirs.keys().filter(|k| !english.contains_key(*k)) {
+                problems.push(format!("{locale}/{file} has `{key}`, which English does not"));
+            }
         }
     }
     assert!(problems.is_empty(), "the catalogues differ:\n{}", problems.join("\n"));
@@ -112,17 +128,70 @@ fn every_locale_has_every_key_with_the_same_variables() {
 #[test]
 fn every_message_renders_in_every_locale_without_falling_back() {
     let catalog = Catalog::embedded();
-    for (key, vars) in keys(Locale::En, SOURCES[0].1) {
-        // Numbers where the catalogue selects a plural form on them, words elsewhere.
-        let args: Vec<(&str, FluentValue)> = vars
-            .iter()
-            .map(|v| (v.as_str(), if v == "count" { FluentValue::from(3) } else { FluentValue::from("x") }))
-            .collect();
-        for locale in Locale::ALL {
-            if let Err(why) = catalog.format(locale, &key, &args) {
-                panic!("`{key}` does not render in {locale}: {why}");
+    for english in SOURCES[0].1 {
+        for (key, vars) in keys(Locale::En, english) {
+            // Numbers where the catalogue selects a plural form on them, words elsewhere.
+            let args: Vec<(&str, FluentValue)> = vars
+                .iter()
+                .map(|v| (v.as_str(), if v == "count" { FluentValue::from(3) } else { FluentValue::from("x") }))
+                .collect();
+            for locale in Locale::ALL {
+                if key.starts_with('-') {
+                    continue;
+                }
+                if let Err(why) = catalog.format(locale, &key, &args) {
+                    panic!("`{key}` does not render in {locale}: {why}");
+                }
             }
         }
+    }
+}
+
+#[test]
+fn every_page_gets_every_page_message_in_every_locale_with_its_variables_to_fill() {
+    let catalog = Catalog::embedded();
+    let page_files: Vec<&str> =
+        FILES.iter().zip(SOURCES[0].1).filter(|(f, _)| PAGE_FILES.contains(f)).map(|(_, s)| s).collect();
+    let expected: BTreeMap<String, BTreeSet<String>> =
+        page_files.iter().flat_map(|s| keys(Locale::En, s)).filter(|(k, _)| !k.starts_with('-')).collect();
+    for locale in Locale::ALL {
+        let text = super::page_text(locale);
+        assert_eq!(text.lang, locale.tag());
+        let sent: BTreeSet<&String> = text.messages.keys().collect();
+        let wanted: BTreeSet<&String> = expected.keys().collect();
+        assert_eq!(sent, wanted, "{locale}: the pages are sent exactly the pages' messages");
+        for (key, vars) in &expected {
+            let message = &text.messages[key];
+            // The page fills `{$name}`; a selector would have been resolved without its variable, so the pages'
+            // files have none (checked here: each variable must survive as a placeholder).
+            for var in vars {
+                assert!(
+                    message.contains(&format!("{{${var}}}")),
+                    "{locale} `{key}` lost its variable {var}: {message}"
+                );
+            }
+            // Rendered in the locale itself, not by the English fallback.
+            assert!(catalog.format_unfilled(locale, key).is_ok(), "{locale} `{key}` fell back");
+        }
+    }
+}
+
+#[test]
+fn the_pseudo_pages_have_no_plain_letters_outside_their_placeholders() {
+    let text = super::page_text(Locale::Pseudo);
+    assert!(!text.messages.is_empty());
+    let placeholder = |s: &str| {
+        let mut out = String::new();
+        let mut rest = s;
+        while let Some(start) = rest.find("{$") {
+            out.push_str(&rest[..start]);
+            rest = rest[start..].find('}').map_or("", |end| &rest[start + end + 1..]);
+        }
+        out + rest
+    };
+    for (key, message) in &text.messages {
+        let words = placeholder(message);
+        assert!(!words.chars().any(|c| c.is_ascii_alphabetic()), "`{key}` escaped the pseudo-locale: {message}");
     }
 }
 
@@ -203,4 +272,27 @@ fn posix_locale_names_are_read_like_the_c_library_does() {
     assert_eq!(env(Some("C"), Some("es_ES.UTF-8"), Some("de_DE.UTF-8")), Locale::En, "LC_ALL overrides");
     assert_eq!(env(Some(""), None, Some("es_ES.UTF-8")), Locale::Es, "an empty variable counts as unset");
     assert_eq!(env(None, None, None), Locale::En);
+}
+
+#[test]
+fn a_browser_accept_language_header_is_read_by_weight() {
+    assert_eq!(Locale::from_accept_language("es-ES,es;q=0.9,en;q=0.8"), Locale::Es);
+    assert_eq!(Locale::from_accept_language("en;q=0.5, de-AT;q=0.9"), Locale::De);
+    assert_eq!(Locale::from_accept_language("fr-FR, es;q=0.4"), Locale::Es, "a language we lack is passed over");
+    assert_eq!(Locale::from_accept_language("de;q=0, es"), Locale::Es, "q=0 means not wanted");
+    assert_eq!(Locale::from_accept_language("*"), Locale::En);
+    assert_eq!(Locale::from_accept_language(""), Locale::En);
+    assert_eq!(Locale::from_accept_language(";;,,q=x"), Locale::En);
+    assert_eq!(Locale::from_accept_language("de;q=abc, es"), Locale::Es, "a weight that does not parse drops its tag");
+    assert_eq!(Locale::from_accept_language("en-US,en;q=0.9"), Locale::En, "never the pseudo-locale by its region");
+}
+
+#[test]
+fn a_stored_setting_is_read_back_by_its_tag() {
+    for locale in Locale::ALL {
+        assert_eq!(Locale::from_tag(locale.tag()), Some(locale));
+    }
+    assert_eq!(Locale::from_tag("DE"), Some(Locale::De));
+    assert_eq!(Locale::from_tag("fr"), None);
+    assert_eq!(Locale::from_tag(""), None);
 }

@@ -152,6 +152,8 @@ const CUES: &[(Intent, &[&str], f32)] = &[
     (Intent::Logs, &["log", "logs", "logfile", "output", "errors", "error", "crash*", "why", "journal"], 1.5),
     (Intent::Start, &["start", "launch", "run", "boot", "enable", "turn on", "bring up", "fire up"], 1.5),
     (Intent::Stop, &["stop", "halt", "shut", "shutdown", "disable", "turn off", "kill", "pause"], 1.5),
+    // "Why did LND stop?" asks what happened (the kiosk suggests it for a stopped app); it asks for no stop.
+    (Intent::Stop, &["why … stop*", "why … halt*", "why … shut"], -1.5),
     (Intent::Restart, &["restart", "reboot", "reload", "bounce", "reset", "again", "kick"], 2.0),
     // Not a stem: "installed" asks what is there, not for an install.
     (
@@ -276,7 +278,17 @@ const CUES: &[(Intent, &[&str], f32)] = &[
     // Spanish. "Funcionando" is "running", as "läuft" above.
     (
         Intent::ListApps,
-        &["funcionando", "ejecutando", "instalado*", "instalada*", "aplicaciones", "servicios", "resumen", "lista"],
+        &[
+            "funcionando",
+            "ejecutando",
+            "en marcha",
+            "instalado*",
+            "instalada*",
+            "aplicaciones",
+            "servicios",
+            "resumen",
+            "lista",
+        ],
         1.0,
     ),
     (Intent::Status, &["estado", "salud"], 1.5),

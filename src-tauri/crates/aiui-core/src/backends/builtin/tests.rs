@@ -272,7 +272,7 @@ fn questions_and_answers_are_in_the_turns_locale() {
     let Decision::Ask { question, .. } = decide(Locale::Es, "lnd", &scores, false, &packages()) else {
         panic!("expected a question")
     };
-    assert_eq!(question, "¿Quisiste decir: Reinicia LND o Muestra los registros de LND?");
+    assert_eq!(question, "¿Quiso decir: Reinicia LND o Muestra los registros de LND?");
 
     let list = json!({"kind": "package_list", "packages": [
         {"id": "lnd", "title": "LND", "version": "1", "state": "running"},
@@ -288,7 +288,7 @@ fn questions_and_answers_are_in_the_turns_locale() {
     );
     assert_eq!(
         answers::understood(Locale::Es, Intent::Restart, Some("LND")),
-        "Reiniciando LND: esperando tu aprobación."
+        "Reiniciando LND: esperando su aprobación."
     );
     // Outside what the leg does, it says so in the owner's language.
     assert!(answers::capabilities(Locale::De).starts_with("Ich bin das eingebaute kleine Modell"));
@@ -306,4 +306,37 @@ async fn the_leg_speaks_the_locale_it_is_sent() {
     let turn = leg.send(body, None, Locale::De).await.unwrap();
     assert_eq!(turn.text, "Das hat nicht geklappt: node down");
     assert!(turn.notices[0].starts_with("Antworten kommen jetzt vom eingebauten kleinen Modell"), "{:?}", turn.notices);
+}
+
+#[test]
+fn every_kiosk_suggestion_in_every_locale_when_tapped_decides_what_it_asks() {
+    let neutral = vec![0.0; Intent::ALL.len()];
+    // Why an app stopped is answered from its logs or its status; both read what happened.
+    let cases: [(&str, Option<&str>, &[Intent]); 6] = [
+        ("suggest-why-stopped", Some("Electrs"), &[Intent::Logs, Intent::Status]),
+        ("suggest-sync", None, &[Intent::BitcoinSync]),
+        ("suggest-running", None, &[Intent::ListApps]),
+        ("suggest-start", Some("Electrs"), &[Intent::Start]),
+        ("suggest-restart", Some("LND"), &[Intent::Restart]),
+        ("suggest-system", None, &[Intent::SystemStats]),
+    ];
+    let mut wrong = Vec::new();
+    for locale in SPOKEN {
+        for (key, app, intents) in cases {
+            let args: Vec<(&str, i18n::FluentValue)> = app.map(|a| ("app", a.into())).into_iter().collect();
+            let suggestion = i18n::text(locale, key, &args);
+            let decided = decide(locale, &suggestion, &neutral, true, &packages());
+            let ok = intents.iter().any(|intent| {
+                let app = intent.needs_app().then(|| {
+                    let title = app.unwrap_or_default();
+                    (title.to_lowercase(), title.to_owned())
+                });
+                decided == Decision::Act { intent: *intent, app }
+            });
+            if !ok {
+                wrong.push(format!("{locale} {suggestion:?} → {decided:?}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "suggestions the built-in leg does not understand: {wrong:#?}");
 }
