@@ -8,6 +8,7 @@ import { renderSurface, surfaceSummary } from './surfaces.js';
 import { enableZoom, keepTextMenus } from './zoom.js';
 import { attachKeyboard } from './keyboard.js';
 import { drawMeter } from './meter.js';
+import { t, loadText, pageLang, formatDateTime } from './l10n.js';
 
 const $ = (id) => document.getElementById(id);
 const messages = $('messages');
@@ -15,17 +16,45 @@ const input = $('composer-input');
 const send = $('send');
 
 let current = null; // the open conversation's id, or null for a new one
+
+// The open conversation survives a reload of this page (a language change in the trusted window reloads it).
+function setCurrent(id) {
+  current = id;
+  try {
+    if (id) sessionStorage.setItem('aiui-conversation', id);
+    else sessionStorage.removeItem('aiui-conversation');
+  } catch (error) {
+    // Storage turned off: a reload opens a new conversation, and the old one is still in the list.
+  }
+}
+
+function rememberedConversation() {
+  try {
+    return sessionStorage.getItem('aiui-conversation');
+  } catch (error) {
+    return null;
+  }
+}
 let busy = false;
+
+// What the node, the owner or the model wrote, in an element of its own marked as data (never the host's words).
+function data(content, tag = 'span') {
+  const element = document.createElement(tag);
+  element.translate = false;
+  element.append(content);
+  return element;
+}
 
 function scrollDown() {
   messages.scrollTop = messages.scrollHeight;
 }
 
 // Said once by a screen reader; the log itself is silent, so a conversation's history is not read out on open.
-function announce(text) {
+function announce(text, isData = false) {
   const region = $('announcer');
   const line = document.createElement('p');
   line.textContent = text;
+  if (isData) line.translate = false;
   region.append(line);
   while (region.childElementCount > 3) region.firstElementChild.remove();
 }
@@ -33,7 +62,7 @@ function announce(text) {
 function speaker(name) {
   const label = document.createElement('span');
   label.className = 'sr-only';
-  label.textContent = `${name}: `;
+  label.textContent = t('chat-speaker', { name });
   return label;
 }
 
@@ -47,20 +76,19 @@ function item(className, ...children) {
 }
 
 function addUser(text) {
-  item('msg user', speaker('You'), document.createTextNode(text));
+  item('msg user', speaker(t('chat-you')), data(text));
 }
 
 function assistantName(backend) {
-  return backend ? `AIUI (${backend})` : 'AIUI';
+  return backend ? t('chat-assistant-backend', { backend }) : t('chat-assistant');
 }
 
 function addAssistant(text, backend, cost) {
-  const li = item('msg assistant glass', speaker(assistantName(backend)), renderText(text));
+  const li = item('msg assistant glass', speaker(assistantName(backend)), data(renderText(text), 'div'));
   if (backend) {
     // Shown for the eye; the speaker label above already says it to a screen reader.
-    const badge = document.createElement('span');
+    const badge = data(backend);
     badge.className = 'badge';
-    badge.textContent = backend;
     badge.setAttribute('aria-hidden', 'true');
     li.append(badge);
     scrollDown();
@@ -75,12 +103,13 @@ function costLine(label, details = []) {
   const box = document.createElement(details.length ? 'details' : 'div');
   box.className = 'cost';
   const head = document.createElement(details.length ? 'summary' : 'span');
-  head.textContent = `Cost: ${label}`;
+  head.textContent = t('chat-cost', { label });
   box.append(head);
   if (details.length) {
     const list = document.createElement('ul');
     list.append(...details.map((detail) => {
       const li = document.createElement('li');
+      li.translate = false;
       li.textContent = detail;
       return li;
     }));
@@ -116,20 +145,20 @@ function addDelta(text, backend) {
   if (!writing) {
     const body = document.createElement('div');
     body.className = 'text streaming-text';
+    body.translate = false;
     const node = document.createTextNode('');
     body.append(node);
     const li = item('msg assistant glass streaming', speaker(assistantName(backend)), body);
     if (backend) {
-      const badge = document.createElement('span');
+      const badge = data(backend);
       badge.className = 'badge';
-      badge.textContent = backend;
       badge.setAttribute('aria-hidden', 'true');
       li.append(badge);
     }
     writing = { li, body, node, pending: '', frame: null };
     answered(li);
     // Said once; the growing text itself is not read out piece by piece.
-    announce(`${assistantName(backend)} is writing an answer…`);
+    announce(t('chat-announce-writing', { name: assistantName(backend) }));
   }
   writing.pending += text;
   if (writing.frame === null) {
@@ -148,13 +177,16 @@ function finishWriting(text) {
   const done = writing;
   writing = null;
   if (done.frame !== null) cancelAnimationFrame(done.frame);
-  done.body.replaceWith(renderText(text));
+  done.body.replaceWith(data(renderText(text), 'div'));
   done.li.classList.remove('streaming');
   scrollDown();
 }
 
-function addNotice(text, extra = '') {
-  item(`msg notice ${extra}`, speaker('Notice'), renderLine(text));
+// `text` is the host's (a loop notice, an error it reported): shown as data. The page's own notices (made with t())
+// pass `isData` false.
+function addNotice(text, extra = '', isData = true) {
+  const line = isData ? data(renderLine(text)) : renderLine(text);
+  item(`msg notice ${extra}`, speaker(t('chat-notice')), line);
 }
 
 // A budget stop says so plainly and offers the top-up, which only asks for the trusted window.
@@ -162,11 +194,11 @@ function addBudgetStop(text) {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'btn small';
-  button.textContent = 'Top up…';
+  button.textContent = t('chat-top-up-short');
   button.addEventListener('click', openTrusted);
   const title = document.createElement('strong');
-  title.textContent = 'Paid help stopped: allowance. ';
-  item('msg notice stop budget-stop', title, document.createTextNode(text), document.createElement('br'), button);
+  title.textContent = t('chat-budget-stop-title');
+  item('msg notice stop budget-stop', title, document.createTextNode(' '), data(text), document.createElement('br'), button);
 }
 
 function addSurface(surface) {
@@ -179,12 +211,13 @@ function addChoices(choices) {
   const group = document.createElement('div');
   group.className = 'choices';
   group.setAttribute('role', 'group');
-  group.setAttribute('aria-label', 'Suggested replies');
+  group.setAttribute('aria-label', t('chat-choices.aria-label'));
   group.append(...choices.map((choice) => {
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'btn choice';
     button.textContent = choice;
+    button.translate = false;
     // The tapped button is about to be spent (disabled): the focus goes where the next question is typed.
     button.addEventListener('click', () => {
       input.focus();
@@ -202,32 +235,30 @@ function retireChoices() {
 // Right below the question it answers, in plain words first; the host's reasons per assistant follow as details.
 function showNoBackend(message) {
   const title = document.createElement('h2');
-  title.textContent = 'No assistant could answer this';
+  title.textContent = t('chat-no-backend-title');
   const lead = document.createElement('p');
-  lead.textContent = 'None of the assistants is reachable right now, so nothing was done on your node. '
-    + 'Add a Claude key in Settings, or start Ollama on this computer, then ask again.';
+  lead.textContent = t('chat-no-backend-lead');
   const details = document.createElement('details');
   const why = document.createElement('summary');
-  why.textContent = 'Why each assistant is unavailable';
-  const reasons = document.createElement('div');
-  reasons.append(renderText(message));
+  why.textContent = t('chat-no-backend-why');
+  const reasons = data(renderText(message), 'div');
   details.append(why, reasons);
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'btn primary';
-  button.textContent = 'Open Settings to add a Claude key';
+  button.textContent = t('chat-no-backend-button');
   button.addEventListener('click', openTrusted);
   item('msg panel glass warn no-backend', title, lead, details, button);
-  announce(`${title.textContent}. ${lead.textContent}`);
+  announce(t('chat-announce-no-backend', { title: title.textContent, lead: lead.textContent }));
 }
 
 // Send stays enabled (aria-disabled while a turn runs), so the focus on it is never lost; a second press is ignored.
 function setBusy(value) {
   busy = value;
   send.setAttribute('aria-disabled', String(value));
-  send.textContent = value ? 'Working…' : 'Send';
+  send.textContent = value ? t('chat-working') : t('chat-send');
   $('stop').hidden = !value;
-  if (value) announce('Working…');
+  if (value) announce(t('chat-working'));
 }
 
 // Stop (the button, or Escape while an answer is written): the host keeps what was written, marked stopped.
@@ -237,7 +268,7 @@ async function stopTurn() {
   try {
     await invoke('chat_stop');
   } catch (error) {
-    addNotice(`The answer could not be stopped: ${error.message || error}`, 'stop');
+    addNotice(t('chat-stop-failed', { error: String(error.message || error) }), 'stop', false);
   } finally {
     $('stop').removeAttribute('aria-disabled');
   }
@@ -253,7 +284,7 @@ function onEvent(event) {
     case 'text':
       if (writing) finishWriting(event.text);
       else answered(addAssistant(event.text, event.backend));
-      announce(`${assistantName(event.backend)}: ${event.text}`);
+      announce(t('chat-announce-said', { name: assistantName(event.backend), text: event.text }));
       break;
     case 'spent':
       if (turnCost) {
@@ -264,7 +295,7 @@ function onEvent(event) {
       break;
     case 'choices':
       addChoices(event.choices);
-      announce(`Suggested replies: ${event.choices.join('; ')}`);
+      announce(t('chat-announce-choices', { choices: event.choices.join('; ') }));
       break;
     case 'tool_proposed':
       break;
@@ -275,28 +306,28 @@ function onEvent(event) {
     case 'surface': {
       $('pending').hidden = true;
       const li = addSurface(event.surface);
-      announce(`Card: ${surfaceSummary(li)}`);
+      announce(t('chat-announce-card', { summary: surfaceSummary(li) }));
       refreshApps();
       break;
     }
     case 'notice':
       addNotice(event.text);
-      announce(`Notice: ${event.text}`);
+      announce(t('chat-announce-notice', { text: event.text }));
       break;
     case 'stopped':
       $('pending').hidden = true;
       if (event.reason === 'no_backend') showNoBackend(event.message);
       else if (event.reason === 'budget_stop') addBudgetStop(event.message);
       else addNotice(event.message, 'stop');
-      if (event.reason !== 'no_backend') announce(`Stopped: ${event.message}`);
+      if (event.reason !== 'no_backend') announce(t('chat-announce-stopped', { message: event.message }));
       finishTurn();
       break;
     case 'done':
       finishTurn();
       break;
     case 'failed':
-      addNotice(`Something went wrong: ${event.message}`, 'stop');
-      announce(`Something went wrong: ${event.message}`);
+      addNotice(t('chat-failed', { message: event.message }), 'stop', false);
+      announce(t('chat-failed', { message: event.message }));
       finishTurn();
       break;
     default:
@@ -319,7 +350,7 @@ function finishTurn() {
 // The open conversation's total, as the host added it up from the store.
 function showTotal(total) {
   const line = $('conversation-total');
-  line.textContent = total ? `This conversation: ${total.label}` : '';
+  line.textContent = total ? t('chat-conversation-total', { label: total.label }) : '';
   line.hidden = !total;
 }
 
@@ -352,6 +383,7 @@ async function refreshSuggestions() {
     button.type = 'button';
     button.className = 'btn suggestion';
     button.textContent = question;
+    button.translate = false;
     button.addEventListener('click', () => ask(question));
     return button;
   }));
@@ -366,7 +398,7 @@ async function refreshAllowance() {
   try {
     a = await invoke('allowance_get');
   } catch (error) {
-    $('allowance-summary').textContent = 'The allowance could not be read.';
+    $('allowance-summary').textContent = t('chat-allowance-unreadable');
     return;
   }
   drawMeter(a);
@@ -374,7 +406,7 @@ async function refreshAllowance() {
     if (shownNotices.has(notice)) continue;
     shownNotices.add(notice);
     addNotice(notice);
-    announce(`Notice: ${notice}`);
+    announce(t('chat-announce-notice', { text: notice }));
   }
 }
 
@@ -393,13 +425,13 @@ async function ask(text) {
   addUser(text);
   input.value = '';
   try {
-    current = await invoke('chat_send', { conversation: current, text, onEvent: channel(onEvent) });
+    setCurrent(await invoke('chat_send', { conversation: current, text, onEvent: channel(onEvent) }));
     loadConversations();
   } catch (error) {
     setBusy(false);
     turnCost = null;
     addNotice(error.message, 'stop');
-    announce(error.message);
+    announce(error.message, true);
   }
 }
 
@@ -415,10 +447,14 @@ async function loadConversations() {
     const li = document.createElement('li');
     const button = document.createElement('button');
     button.type = 'button';
-    button.textContent = c.title || 'Untitled';
+    // The title is the conversation's own (data); the page names one that has none.
+    if (c.title) button.append(data(c.title));
+    else button.textContent = t('chat-untitled');
     const meta = document.createElement('span');
     meta.className = 'meta';
-    meta.textContent = `${new Date(c.updated_at_ms).toLocaleString()} · ${c.message_count} messages`;
+    const count = Number(c.message_count);
+    const form = new Intl.PluralRules(pageLang()).select(count) === 'one' ? 'chat-conversation-meta-one' : 'chat-conversation-meta-other';
+    meta.textContent = t(form, { date: formatDateTime(new Date(c.updated_at_ms)), count });
     button.append(meta);
     button.setAttribute('aria-current', String(c.id === current));
     button.addEventListener('click', () => openConversation(c.id));
@@ -427,11 +463,12 @@ async function loadConversations() {
   }));
 }
 
-async function openConversation(id) {
+// `reopening`: the conversation this page had open before a reload; if it is gone, a new one starts, quietly.
+async function openConversation(id, reopening = false) {
   if (busy) return;
   try {
     const detail = await invoke('conversation_load', { id });
-    current = detail.id;
+    setCurrent(detail.id);
     messages.replaceChildren();
     for (const entry of detail.items) {
       if (entry.kind === 'user') addUser(entry.text);
@@ -443,7 +480,8 @@ async function openConversation(id) {
     loadConversations();
     input.focus();
   } catch (error) {
-    addNotice(error.message, 'stop');
+    if (reopening) setCurrent(null);
+    else addNotice(error.message, 'stop');
   }
 }
 
@@ -454,18 +492,17 @@ async function refreshApps() {
     ul.replaceChildren(...apps.map((p) => {
       const li = document.createElement('li');
       li.dataset.app = p.id;
-      const name = document.createElement('span');
-      name.textContent = p.title || p.id;
-      const state = document.createElement('span');
+      // The app's name and its state, as the node reports them.
+      const name = data(p.title || p.id);
+      const state = data(p.state);
       state.className = `state ${p.state.replace(/[^a-z-]/g, '')}`;
-      state.textContent = p.state;
       li.append(name, state);
       return li;
     }));
   } catch (error) {
     const li = document.createElement('li');
     // The node's own words (unreachable, or an answer that could not be read), as text.
-    li.textContent = error.code === 'not_paired' ? 'No node paired' : `The apps could not be read: ${error.message}`;
+    li.textContent = error.code === 'not_paired' ? t('chat-apps-not-paired') : t('chat-apps-unreadable', { error: error.message });
     ul.replaceChildren(li);
   }
 }
@@ -476,6 +513,14 @@ function openTrusted() {
 
 async function start() {
   enableZoom();
+  // Wired before the first await: a question sent while the page still loads is asked, never lost to the form's own
+  // submission (which would reload the page).
+  $('composer').addEventListener('submit', submit);
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey) submit(event);
+  });
+  // The page's words in the owner's language (and `lang` set, which the on-screen keyboard's layout follows).
+  await loadText();
   const info = await invoke('app_info');
   // The node's own touchscreen is `aiui --kiosk`, or a browser on the LAN service opened with `?kiosk`; a phone
   // gets the same touch layout but keeps its own keyboard.
@@ -490,13 +535,13 @@ async function start() {
   }
   // On a node whose owner approves LAN requests on its own screen, the LAN chat says so instead of linking.
   if (info.approver === 'kiosk') {
-    $('pending-where').textContent = 'Waiting for the node\'s owner to confirm on the node\'s own screen:';
+    $('pending-where').textContent = t('chat-pending-where-kiosk');
     for (const button of document.querySelectorAll('#pending .open-trusted')) button.hidden = true;
   } else if (info.approver === 'both') {
-    $('pending-where').textContent = 'Waiting for the owner\'s confirmation (trusted window or the node\'s own screen):';
+    $('pending-where').textContent = t('chat-pending-where-both');
   }
   $('demo-banner').hidden = !info.demo;
-  $('node-label').textContent = info.node ? `Node: ${info.node.url}` : '';
+  $('node-label').textContent = info.node ? t('chat-node-label', { url: info.node.url }) : '';
   if (info.unpaired) {
     $('unpaired-message').textContent = info.unpaired;
     $('unpaired').hidden = false;
@@ -507,17 +552,13 @@ async function start() {
   // The owner changes the allowance in the other window; coming back here shows the new figures.
   window.addEventListener('focus', refreshAllowance);
   setInterval(refreshAllowance, 15000);
-  $('composer').addEventListener('submit', submit);
   $('stop').addEventListener('click', stopTurn);
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && busy) stopTurn();
   });
-  input.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && !event.shiftKey) submit(event);
-  });
   $('new-conversation').addEventListener('click', () => {
     if (busy) return;
-    current = null;
+    setCurrent(null);
     messages.replaceChildren();
     showTotal(null);
     loadConversations();
@@ -526,10 +567,13 @@ async function start() {
   });
   $('refresh-apps').addEventListener('click', refreshApps);
   await loadConversations();
+  const remembered = rememberedConversation();
+  if (remembered && !current) await openConversation(remembered, true);
   refreshApps();
   refreshAllowance();
   refreshSuggestions();
   input.focus();
 }
 
-start();
+// A page that could not start says why (the service unreachable, a session that ended) instead of sitting blank.
+start().catch((error) => addNotice(error.message, 'stop'));

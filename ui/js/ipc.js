@@ -2,6 +2,8 @@
 // (`aiui-cli serve`), fetch to `api/invoke/<command>` with the session's CSRF token and Server-Sent Events for a
 // turn's events. Errors arrive as { code, message } either way. All URLs are relative (the service may sit
 // under a base path behind a proxy).
+import { t } from './l10n.js';
+
 const tauri = window.__TAURI__;
 
 /** Whether this page is served by the LAN service rather than the desktop app. */
@@ -14,7 +16,7 @@ async function token() {
   const answer = await fetch('api/session', { credentials: 'same-origin', cache: 'no-store' }).then((r) => r.json());
   if (!answer.signed_in) {
     window.location.assign('login.html');
-    throw { code: 'signed_out', message: 'Signed out: sign in again.' };
+    throw { code: 'signed_out', message: t('chat-signed-out') };
   }
   csrf = answer.csrf;
   return csrf;
@@ -27,7 +29,7 @@ async function post(command, args) {
     headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': await token() },
     body: JSON.stringify(args),
   });
-  const body = await response.json().catch(() => ({ code: 'http', message: `The service answered ${response.status}.` }));
+  const body = await response.json().catch(() => ({ code: 'http', message: t('chat-service-answered', { status: String(response.status) }) }));
   if (response.status === 401) window.location.assign('login.html');
   if (!response.ok) throw body;
   return body;

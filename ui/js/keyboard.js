@@ -4,6 +4,7 @@
 // it off (a system keyboard may already run); that choice is remembered, and the Keyboard button turns it on.
 // Its layout follows the page's language (English QWERTY, German QWERTZ, Spanish with ñ and a dead accent key); the
 // layout key cycles through them, and that explicit choice is remembered and wins over the language.
+import { t } from './l10n.js';
 
 // The bottom row is the same everywhere (Hide is put in front of it when it is drawn).
 const BOTTOM = ['layer', 'layout', ',', 'space', '.', '?', 'enter'];
@@ -59,21 +60,25 @@ const DEAD = {
 };
 const VOWEL = /^[aeiou]$/i;
 
-// Every word the keyboard shows or says, in one place: [visible text, accessible name]. Where both differ the
-// visible text starts the name (WCAG 2.5.3), so a speech user can say what they see. English for now; these will
-// come from the Fluent catalogue.
+// Every word the keyboard shows or says, in one place: [visible text, accessible name], from the catalogue (chat.ftl:
+// a key's value is its visible text, its .aria-label its name). Where both differ the visible text starts the name
+// (WCAG 2.5.3), so a speech user can say what they see. Read when a key is drawn, so the page's text (loaded after
+// this module) is there; the English given here stands where a page has no table (one that never loads its text).
+const pair = (key, text, name, args = {}) => [t(key, args, text), t(`${key}.aria-label`, args, name)];
 const LABELS = {
-  board: 'On-screen keyboard',
-  shift: ['⇧', 'Shift'],
-  backspace: ['⌫', 'Backspace'],
-  space: ['space', 'Space'],
-  enter: ['Send', 'Send'],
-  hide: ['Hide', 'Hide keyboard'],
-  toLetters: ['abc', 'abc: letters'],
-  toSymbols: ['123', '123: numbers and symbols'],
-  'dead-acute': ['´', '´: acute accent, for the next vowel'],
-  'dead-diaeresis': ['¨', '¨: diaeresis, for the next vowel'],
-  layout: (layout) => [layout.code, `${layout.code}: keyboard layout, ${layout.name}`],
+  board: () => t('chat-keyboard.aria-label', {}, 'On-screen keyboard'),
+  shift: () => pair('chat-key-shift', '⇧', 'Shift'),
+  backspace: () => pair('chat-key-backspace', '⌫', 'Backspace'),
+  space: () => pair('chat-key-space', 'space', 'Space'),
+  enter: () => pair('chat-key-send', 'Send', 'Send'),
+  hide: () => pair('chat-key-hide', 'Hide', 'Hide keyboard'),
+  toLetters: () => pair('chat-key-letters', 'abc', 'abc: letters'),
+  toSymbols: () => pair('chat-key-symbols', '123', '123: numbers and symbols'),
+  'dead-acute': () => pair('chat-key-acute', '´', '´: acute accent, for the next vowel'),
+  'dead-diaeresis': () => pair('chat-key-diaeresis', '¨', '¨: diaeresis, for the next vowel'),
+  // The code on the key is the layout's own (EN, DE, ES), as is its name (an endonym).
+  layout: (layout) => [layout.code,
+    t('chat-key-layout.aria-label', { code: layout.code, name: layout.name }, '{$code}: keyboard layout, {$name}')],
 };
 const HIDDEN_KEY = 'aiui:keyboard-hidden';
 const LAYOUT_KEY = 'aiui:keyboard-layout';
@@ -125,7 +130,7 @@ export function attachKeyboard(input, { host, toggle, send }) {
   board.id = 'keyboard';
   board.className = 'keyboard glass';
   board.setAttribute('role', 'group');
-  board.setAttribute('aria-label', LABELS.board);
+  board.setAttribute('aria-label', LABELS.board());
   board.hidden = true;
   host.append(board);
 
@@ -202,7 +207,7 @@ export function attachKeyboard(input, { host, toggle, send }) {
     button.className = `key key-${key.length > 1 ? key : 'char'}`;
     button.dataset.key = key;
     if (key === 'layer') {
-      label(button, symbols ? LABELS.toLetters : LABELS.toSymbols);
+      label(button, symbols ? LABELS.toLetters() : LABELS.toSymbols());
     } else if (key === 'layout') {
       const [code, name] = LABELS.layout(layout);
       button.setAttribute('aria-label', name);
@@ -210,10 +215,10 @@ export function attachKeyboard(input, { host, toggle, send }) {
       text.textContent = code;
       button.append(globe(), text);
     } else if (DEAD[key]) {
-      label(button, LABELS[key]);
+      label(button, LABELS[key]());
       button.setAttribute('aria-pressed', String(dead === key));
     } else if (LABELS[key]) {
-      label(button, LABELS[key]);
+      label(button, LABELS[key]());
       if (key === 'shift') button.setAttribute('aria-pressed', String(shifted));
       if (key === 'enter') button.classList.add('primary');
     } else {
@@ -237,7 +242,7 @@ export function attachKeyboard(input, { host, toggle, send }) {
     hide.tabIndex = -1;
     hide.className = 'key key-hide';
     hide.dataset.key = 'hide';
-    label(hide, LABELS.hide);
+    label(hide, LABELS.hide());
     rows[rows.length - 1].prepend(hide);
     board.replaceChildren(...rows);
   }

@@ -1,8 +1,11 @@
 // The sidebar's meter (chat window and kiosk): Claude's allowance in dollars, Routstr's in sats, and this month's
 // answers at $0, each in its own unit as the host wrote it; nothing here converts one into the other.
+import { t, formatDateTime } from './l10n.js';
+
 const $ = (id) => document.getElementById(id);
 
-const sats = (n) => `${Number(n).toLocaleString('en-US')} sats`;
+// A sum in sats, its number written the locale's way.
+const sats = (n) => t('chat-sats', { amount: Number(n) });
 
 // How much of an allowance is spent or held, for the bar (a share of the host's own figures, not an amount).
 function fillBar(bar, fill, used, allowance, text) {
@@ -12,21 +15,28 @@ function fillBar(bar, fill, used, allowance, text) {
   $(bar).setAttribute('aria-valuetext', text);
 }
 
-const renews = (period, at) => (period === 'never'
-  ? 'never (one-off)'
-  : `${period}${at ? `, next ${new Date(at).toLocaleString()}` : ''}`);
+// The host's period names; one it may add later shows as it sent it.
+const PERIODS = { daily: 'chat-period-daily', weekly: 'chat-period-weekly', monthly: 'chat-period-monthly' };
+function renews(period, at) {
+  if (period === 'never') return t('chat-renews-never');
+  const name = PERIODS[period] ? t(PERIODS[period]) : String(period);
+  return at ? t('chat-renews-next', { period: name, date: formatDateTime(new Date(at)) }) : name;
+}
 
 // Claude's allowance in dollars, as the host wrote the amounts; a view without a Claude part keeps it hidden.
 function drawClaude(c) {
   $('claude-meter').hidden = !c || !c.allowance;
   if ($('claude-meter').hidden) return;
   const off = c.allowance_usd_micros === 0;
-  const summary = off ? `Claude: off (allowance ${c.allowance})` : `${c.spent} of ${c.allowance} spent`;
+  const summary = off ? t('chat-claude-off', { allowance: c.allowance }) : t('chat-claude-spent', { spent: c.spent, allowance: c.allowance });
   $('claude-summary').textContent = summary;
   fillBar('claude-bar', 'claude-fill', c.spent_usd_micros + c.reserved_usd_micros, c.allowance_usd_micros, summary);
-  $('claude-renews').textContent = off ? '' : `${c.remaining} left${Number(c.reserved_usd_micros) ? `, ${c.reserved} held for an answer` : ''}; renews ${renews(c.period, c.renews_at_ms)}`;
+  const every = renews(c.period, c.renews_at_ms);
+  $('claude-renews').textContent = off ? '' : (Number(c.reserved_usd_micros)
+    ? t('chat-claude-left-held', { remaining: c.remaining, reserved: c.reserved, renews: every })
+    : t('chat-claude-left', { remaining: c.remaining, renews: every }));
   $('claude-renews').hidden = off;
-  $('claude-notice').textContent = c.notice_80 ? '80% or more of Claude\'s allowance is spent this period.' : '';
+  $('claude-notice').textContent = c.notice_80 ? t('chat-claude-notice') : '';
   $('claude-notice').hidden = !c.notice_80;
 }
 
@@ -34,11 +44,11 @@ function drawClaude(c) {
 export function drawMeter(a) {
   drawClaude(a.claude);
   $('allowance-summary').textContent = a.allowance_sats > 0
-    ? `${sats(a.remaining_sats)} left of ${sats(a.allowance_sats)}`
-    : 'Paid help is off (allowance 0 sats).';
+    ? t('chat-sats-left', { remaining: sats(a.remaining_sats), allowance: sats(a.allowance_sats) })
+    : t('chat-paid-off');
   fillBar('allowance-bar', 'allowance-fill', a.spent_sats + a.reserved_sats, a.allowance_sats,
-    `${sats(a.spent_sats)} of ${sats(a.allowance_sats)} spent`);
-  $('allowance-notice').textContent = a.notice_80 ? '80% or more of the Routstr allowance is spent this period.' : '';
+    t('chat-sats-spent', { spent: sats(a.spent_sats), allowance: sats(a.allowance_sats) }));
+  $('allowance-notice').textContent = a.notice_80 ? t('chat-routstr-notice') : '';
   $('allowance-notice').hidden = !a.notice_80;
   $('allowance-spent').textContent = sats(a.spent_sats);
   $('allowance-reserved').textContent = sats(a.reserved_sats);
@@ -47,11 +57,13 @@ export function drawMeter(a) {
   $('allowance').dataset.allowance = String(a.allowance_sats);
   const free = a.free_answers;
   $('free-answers').hidden = !free || !free.since_ms;
-  if (free) $('free-answers').textContent = `${free.local} local and ${free.builtin} built-in answers this month, at $0`;
+  if (free) $('free-answers').textContent = t('chat-free-answers', { local: Number(free.local), builtin: Number(free.builtin) });
   // What the node's mint list said at the last turn: the mints paid help may use, or why it was off.
   const mints = $('allowance-mints');
   const listed = (a.node_mints || []).map((m) => `${m.url} (${m.unit})`);
-  mints.textContent = a.paid_off || (listed.length ? `Node mints: ${listed.join(', ')}` : '');
+  // Why paid help is off is the host's own sentence (data here); the list is the page's words around the node's.
+  mints.textContent = a.paid_off || (listed.length ? t('chat-node-mints', { mints: listed.join(', ') }) : '');
+  mints.translate = !a.paid_off;
   mints.classList.toggle('warn', Boolean(a.paid_off));
   mints.hidden = a.allowance_sats === 0 || !mints.textContent;
 }

@@ -1,5 +1,6 @@
 // Surfaces: cards drawn from typed tool-result data. The model supplies values, never markup; every value goes in
 // with textContent.
+import { t, pageLang, formatNumber } from './l10n.js';
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -11,18 +12,23 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A value the node (or the model) sent, marked as data: never the host's words. A plain string in a card is the host's.
+const data = (value, tag = 'span') => el(tag, { translate: 'no' }, value instanceof Node ? value : String(value));
+
 // Host and node text marks names with backticks; they are shown as code, not as literal backticks.
 function codeSpans(text) {
   return el('span', {}, ...String(text).split(/(`[^`\n]+`)/).filter(Boolean)
     .map((part) => (/^`[^`]+`$/.test(part) ? el('code', {}, part.slice(1, -1)) : part)));
 }
 
+// `title` is the host's words; a title that is the node's (an app's name) comes as data(…).
 function card(title, ...body) {
-  return el('section', { class: 'card glass', 'aria-label': title }, el('h3', {}, title), ...body);
+  const name = title instanceof Node ? title.textContent : title;
+  return el('section', { class: 'card glass', 'aria-label': name }, title instanceof Node ? data(title.textContent, 'h3') : el('h3', {}, title), ...body);
 }
 
 function stateChip(state) {
-  return el('span', { class: `state ${String(state).replace(/[^a-z-]/g, '')}` }, state);
+  return el('span', { class: `state ${String(state).replace(/[^a-z-]/g, '')}`, translate: 'no' }, state);
 }
 
 function table(headers, rows) {
@@ -44,46 +50,53 @@ function bar(fraction, label) {
     'aria-valuenow': String(Math.round((Number(fraction) || 0) * 100)) }, fill);
 }
 
-// A node may leave any of these out (its shapes drift); what it did not send shows as unknown, never as 0.
-const UNKNOWN = 'unknown';
-const known = (value, show = String) => (value == null ? UNKNOWN : show(value));
-const gb = (bytes) => known(bytes, (b) => `${(Number(b) / 1e9).toFixed(1)} GB`);
-const yesNo = (flag) => known(flag, (f) => (f ? 'yes' : 'no'));
+// A node may leave any of these out (its shapes drift); what it did not send shows as unknown, never as 0. A value it
+// did send is data, unless `show` writes it in the host's words (a unit, yes or no).
+const known = (value, show = data) => (value == null ? t('chat-unknown') : show(value));
+const decimals = (digits) => ({ minimumFractionDigits: digits, maximumFractionDigits: digits });
+const gbOf = (bytes) => t('chat-gb', { amount: formatNumber(Number(bytes) / 1e9, decimals(1)) });
+const gb = (bytes) => known(bytes, gbOf);
+const yesNo = (flag) => known(flag, (f) => (f ? t('chat-yes') : t('chat-no')));
+const percent = (value, digits) => t('chat-percent', { percent: formatNumber(Number(value), decimals(digits)) });
 const progressOf = (info) => info.verificationprogress
   ?? (info.headers ? Math.min(1, Number(info.blocks) / Number(info.headers)) : null);
 
 const RENDERERS = {
-  package_list: (s) => card('Apps on the node', table(['App', 'Version', 'State'],
-    (s.packages || []).map((p) => [`${p.title || p.id}`, p.version || '', stateChip(p.state)]))),
-  package_card: ({ package: p }) => card(p.title || p.id, kv([
-    ['App', p.id], ['Version', p.version || ''], ['State', stateChip(p.state)],
-    ...(p.exit_code != null ? [['Exit code', String(p.exit_code)]] : []),
-    ...(p.health ? [['Health', p.health]] : []),
+  package_list: (s) => card(t('chat-card-apps'), table([t('chat-field-app'), t('chat-field-version'), t('chat-field-state')],
+    (s.packages || []).map((p) => [data(`${p.title || p.id}`), data(p.version || ''), stateChip(p.state)]))),
+  package_card: ({ package: p }) => card(data(p.title || p.id), kv([
+    [t('chat-field-app'), data(p.id)], [t('chat-field-version'), data(p.version || '')], [t('chat-field-state'), stateChip(p.state)],
+    ...(p.exit_code != null ? [[t('chat-field-exit-code'), data(String(p.exit_code))]] : []),
+    ...(p.health ? [[t('chat-field-health'), data(p.health)]] : []),
   ])),
-  log_tail: (s) => card(`Log: ${s.app}`, el('pre', { class: 'mono', tabindex: '0' }, (s.lines || []).join('\n'))),
-  bitcoin_sync: ({ info }) => card('Bitcoin sync', bar(progressOf(info), 'Verification progress'), kv([
-    ['Progress', known(progressOf(info), (p) => `${(Number(p) * 100).toFixed(2)} %`)],
-    ['Blocks', `${info.blocks} of ${known(info.headers)}`], ['Chain', info.chain],
-    ['Initial download', yesNo(info.initialblockdownload)], ['On disk', gb(info.size_on_disk)],
+  log_tail: (s) => card(t('chat-card-log', { app: s.app }), el('pre', { class: 'mono', tabindex: '0', translate: 'no' }, (s.lines || []).join('\n'))),
+  bitcoin_sync: ({ info }) => card(t('chat-card-bitcoin-sync'), bar(progressOf(info), t('chat-bar-verification')), kv([
+    [t('chat-field-progress'), known(progressOf(info), (p) => percent(Number(p) * 100, 2))],
+    // Block heights as the node counts them: digits only, no grouping.
+    [t('chat-field-blocks'), t('chat-blocks-of', { blocks: String(info.blocks), headers: info.headers == null ? t('chat-unknown') : String(info.headers) })],
+    [t('chat-field-chain'), data(info.chain)],
+    [t('chat-field-initial-download'), yesNo(info.initialblockdownload)], [t('chat-field-on-disk'), gb(info.size_on_disk)],
   ])),
-  lightning_info: ({ info }) => card('Lightning (LND)', kv([
-    ['Alias', known(info.alias)], ['Active channels', known(info.num_active_channels)],
-    ['Peers', known(info.num_peers)], ['Synced to chain', yesNo(info.synced_to_chain)],
-    ['Block height', known(info.block_height)],
+  lightning_info: ({ info }) => card(t('chat-card-lightning'), kv([
+    [t('chat-field-alias'), known(info.alias)], [t('chat-field-active-channels'), known(info.num_active_channels)],
+    [t('chat-field-peers'), known(info.num_peers)], [t('chat-field-synced'), yesNo(info.synced_to_chain)],
+    [t('chat-field-block-height'), known(info.block_height)],
   ])),
-  system_stats: ({ stats }) => card('System', kv([
-    ['CPU', known(stats.cpu_percent, (c) => `${Number(c).toFixed(0)} %`)],
-    ['Memory', `${gb(stats.mem_used)} of ${gb(stats.mem_total)}`],
-    ['Disk', `${gb(stats.disk_used)} of ${gb(stats.disk_total)}`],
-    ...(stats.temperature_c != null ? [['Temperature', `${stats.temperature_c} °C`]] : []),
-    ['Uptime', known(stats.uptime_s, (s) => `${Math.floor(Number(s) / 3600)} h`)],
-  ]), bar(stats.disk_total ? Number(stats.disk_used) / Number(stats.disk_total) : 0, 'Disk used')),
-  mint_list: (s) => card('Cashu mints', table(['Mint', 'Unit', 'Trusted'],
-    (s.mints || []).map((m) => [m.url, m.unit, m.trusted == null ? 'not stated' : yesNo(m.trusted)]))),
-  action_receipt: (s) => card('Action done', kv([
-    ['App', s.app], ['Action', s.tool], ['Node method', el('code', {}, s.rpc_method)], ['Outcome', codeSpans(s.outcome)],
+  system_stats: ({ stats }) => card(t('chat-card-system'), kv([
+    [t('chat-field-cpu'), known(stats.cpu_percent, (c) => percent(c, 0))],
+    [t('chat-field-memory'), t('chat-amount-of', { used: gb(stats.mem_used), total: gb(stats.mem_total) })],
+    [t('chat-field-disk'), t('chat-amount-of', { used: gb(stats.disk_used), total: gb(stats.disk_total) })],
+    ...(stats.temperature_c != null ? [[t('chat-field-temperature'), t('chat-celsius', { degrees: formatNumber(Number(stats.temperature_c)) })]] : []),
+    [t('chat-field-uptime'), known(stats.uptime_s, (s) => t('chat-hours', { hours: Math.floor(Number(s) / 3600) }))],
+  ]), bar(stats.disk_total ? Number(stats.disk_used) / Number(stats.disk_total) : 0, t('chat-bar-disk'))),
+  mint_list: (s) => card(t('chat-card-mints'), table([t('chat-field-mint'), t('chat-field-unit'), t('chat-field-trusted')],
+    (s.mints || []).map((m) => [data(m.url), data(m.unit), m.trusted == null ? t('chat-not-stated') : yesNo(m.trusted)]))),
+  action_receipt: (s) => card(t('chat-card-action'), kv([
+    [t('chat-field-app'), data(s.app)], [t('chat-field-action'), data(s.tool)],
+    [t('chat-field-node-method'), el('code', { translate: 'no' }, s.rpc_method)],
+    [t('chat-field-outcome'), data(codeSpans(s.outcome))],
     // The LAN chat gets no request id (it is the trusted side's): the row is left out there.
-    ...(s.request_id ? [['Confirmation', el('code', {}, String(s.request_id).slice(0, 12))]] : []),
+    ...(s.request_id ? [[t('chat-field-confirmation'), el('code', { translate: 'no' }, String(s.request_id).slice(0, 12))]] : []),
   ])),
 };
 
@@ -97,17 +110,20 @@ export function renderSurface(surface) {
       console.warn('surface', surface.kind, error);
     }
   }
-  const pairs = Object.entries(surface || {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]);
-  return card('Result', kv(pairs));
+  const pairs = Object.entries(surface || {}).map(([k, v]) => [data(k), data(typeof v === 'string' ? v : JSON.stringify(v))]);
+  return card(t('chat-card-result'), kv(pairs));
 }
 
 /** One line that says what a drawn card holds (its title, then its row count or its first facts), for the
  *  announcement of a new card: the card itself is read in full only when the owner goes to it. */
 export function surfaceSummary(element) {
   const title = element.querySelector('h3');
-  const parts = [title ? title.textContent : 'Result'];
+  const parts = [title ? title.textContent : t('chat-card-result')];
   const rows = element.querySelectorAll('tbody tr').length;
-  if (rows) parts.push(`${rows} ${rows === 1 ? 'row' : 'rows'}`);
+  if (rows) {
+    const form = new Intl.PluralRules(pageLang()).select(rows) === 'one' ? 'chat-summary-rows-one' : 'chat-summary-rows-other';
+    parts.push(t(form, { count: rows }));
+  }
   const facts = [...element.querySelectorAll('.kv dt')].slice(0, 3)
     .map((dt) => `${dt.textContent} ${dt.nextElementSibling ? dt.nextElementSibling.textContent : ''}`.trim());
   if (facts.length) parts.push(facts.join(', '));

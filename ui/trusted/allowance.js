@@ -3,15 +3,32 @@
 // this window can change them; the chat window shows a read-only meter. Amounts are typed as text and read by the
 // host, which writes every figure shown.
 import { invoke } from './ipc.js';
+import { setText } from './text.js';
+import { t, formatDateTime } from '../js/l10n.js';
 
 const $ = (id) => document.getElementById(id);
-const sats = (n) => `${Number(n).toLocaleString('en-US')} sats`;
+const sats = (n) => t('trusted-sats', { sats: Number(n) });
+// A renewal period in words; one the page does not know is shown as the host named it.
+const PERIODS = {
+  never: 'trusted-period-never', daily: 'trusted-period-daily', weekly: 'trusted-period-weekly', monthly: 'trusted-period-monthly',
+};
+const period = (name) => (PERIODS[name] ? t(PERIODS[name]) : name);
+// The period an allowance is saved for, as it ends "Saved: $5.00 daily."
+const PER = { never: 'trusted-per-never', daily: 'trusted-per-daily', weekly: 'trusted-per-weekly', monthly: 'trusted-per-monthly' };
+// Date and time as toLocaleString() writes them, in the page's language.
+const when = (ms) => formatDateTime(new Date(ms), {
+  year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+});
+// "never (one-off)", or the period with the next renewal.
+const renews = (name, atMs) => (name === 'never' ? t('trusted-period-never')
+  : atMs ? t('trusted-renews-next', { period: period(name), date: when(atMs) }) : period(name));
 let redraw = () => {};
 let drawnOnce = false;
 let prices = [];
 
-function status(id, text, kind = '') {
-  $(id).textContent = text;
+// `data`: the host's own message (an error, its notices), shown as it is (see text.js).
+function status(id, text, kind = '', data = false) {
+  setText($(id), text, data);
   $(id).className = `status ${kind}`;
 }
 
@@ -24,13 +41,12 @@ export function draw(view) {
   $('budget-bar').setAttribute('aria-valuenow', String(Math.round(used * 100)));
   $('budget-spent').textContent = sats(b.spent_sats);
   $('budget-reserved').textContent = sats(b.reserved_sats);
-  $('budget-remaining').textContent = `${sats(b.remaining_sats)} of ${sats(b.allowance_sats)}`;
-  $('budget-renews').textContent = b.period === 'never' ? 'never (one-off)'
-    : `${b.period}${b.renews_at_ms ? `, next ${new Date(b.renews_at_ms).toLocaleString()}` : ''}`;
-  if (b.notices.length) status('budget-status', b.notices.join(' '), 'error');
+  $('budget-remaining').textContent = t('trusted-amount-of', { amount: sats(b.remaining_sats), allowance: sats(b.allowance_sats) });
+  $('budget-renews').textContent = renews(b.period, b.renews_at_ms);
+  if (b.notices.length) status('budget-status', b.notices.join(' '), 'error', true);
   const free = b.free_answers;
   $('budget-free-answers').hidden = !free || !free.since_ms;
-  if (free) $('budget-free-answers').textContent = `This month: ${free.local} local and ${free.builtin} built-in answers, at $0.`;
+  if (free) $('budget-free-answers').textContent = t('trusted-free-answers', { local: free.local, builtin: free.builtin });
   drawClaude(view);
   if (!drawnOnce) {
     drawnOnce = true;
@@ -55,36 +71,42 @@ function drawClaude(view) {
     ? Math.min(1, (c.spent_usd_micros + c.reserved_usd_micros) / c.allowance_usd_micros) : 0;
   $('claude-budget-fill').style.width = `${used * 100}%`;
   $('claude-budget-bar').setAttribute('aria-valuenow', String(Math.round(used * 100)));
-  $('claude-budget-bar').setAttribute('aria-valuetext', `${c.spent} of ${c.allowance} spent`);
-  $('claude-budget-spent').textContent = c.spent;
-  $('claude-budget-reserved').textContent = c.reserved;
-  $('claude-budget-remaining').textContent = c.allowance_usd_micros > 0 ? `${c.remaining} of ${c.allowance}`
-    : `Claude is off (allowance ${c.allowance})`;
-  $('claude-budget-renews').textContent = c.period === 'never' ? 'never (one-off)'
-    : `${c.period}${c.renews_at_ms ? `, next ${new Date(c.renews_at_ms).toLocaleString()}` : ''}`;
-  $('claude-budget-notice').textContent = c.notice_80 ? '80% or more of Claude\'s allowance is spent this period.' : '';
+  $('claude-budget-bar').setAttribute('aria-valuetext', t('trusted-claude-bar-text', { spent: c.spent, allowance: c.allowance }));
+  // The dollar figures are the host's, formatted there.
+  setText($('claude-budget-spent'), c.spent, true);
+  setText($('claude-budget-reserved'), c.reserved, true);
+  setText($('claude-budget-remaining'), c.allowance_usd_micros > 0
+    ? t('trusted-amount-of', { amount: c.remaining, allowance: c.allowance })
+    : t('trusted-claude-off', { allowance: c.allowance }));
+  $('claude-budget-renews').textContent = renews(c.period, c.renews_at_ms);
+  $('claude-budget-notice').textContent = c.notice_80 ? t('trusted-claude-notice-80') : '';
   $('claude-budget-notice').hidden = !c.notice_80;
   if (!editable) return;
   const table = view.claude_prices;
   prices = table.models;
-  $('prices-source').textContent = `Shipped prices taken on ${table.taken_on} from ${table.source}.`;
+  $('prices-source').textContent = t('trusted-prices-source', { taken: table.taken_on, source: table.source });
   $('prices-error').textContent = table.error || '';
   $('prices-error').hidden = !table.error;
   $('prices-rows').replaceChildren(...prices.map((m) => {
     const row = document.createElement('tr');
     const name = document.createElement('td');
     name.className = 'mono';
-    name.textContent = m.model;
+    // The model's id is data, the mark beside it this window's words: each in its own element.
+    const id = document.createElement('span');
+    id.textContent = m.model;
+    id.translate = false;
+    name.append(id);
     if (m.set_by_owner) {
       const mark = document.createElement('span');
       mark.className = 'pill set';
-      mark.textContent = 'set by you';
+      mark.textContent = t('trusted-price-set-by-you');
       name.append(mark);
     }
     if (m.long_context) name.title = m.long_context;
     row.append(name, ...[m.input, m.output, m.cache_write, m.cache_read].map((price) => {
       const cell = document.createElement('td');
       cell.textContent = price;
+      cell.translate = false;
       return cell;
     }));
     return row;
@@ -115,7 +137,7 @@ function pickModel() {
 
 async function saveClaude(event) {
   event.preventDefault();
-  status('claude-budget-status', 'Saving…');
+  status('claude-budget-status', t('trusted-saving'));
   try {
     const view = await invoke('trusted_set_claude_allowance', {
       allowanceUsd: $('claude-budget-amount').value, period: $('claude-budget-period').value,
@@ -124,17 +146,17 @@ async function saveClaude(event) {
     redraw(view);
     const c = view.budget.claude;
     status('claude-budget-status', c.allowance_usd_micros > 0
-      ? `Saved: ${c.allowance} ${c.period === 'never' ? 'in all' : c.period}. It applies from the next message.`
-      : 'Saved: Claude is off until you set an allowance above $0.', 'ok');
+      ? t('trusted-claude-saved', { allowance: c.allowance, period: PER[c.period] ? t(PER[c.period]) : c.period })
+      : t('trusted-claude-saved-off'), 'ok');
   } catch (error) {
-    status('claude-budget-status', error.message, 'error');
+    status('claude-budget-status', error.message, 'error', true);
   }
 }
 
 async function savePrice(event) {
   event.preventDefault();
   const model = $('price-model').value.trim();
-  status('price-status', 'Saving…');
+  status('price-status', t('trusted-saving'));
   try {
     const view = await invoke('trusted_set_claude_price', {
       model,
@@ -144,20 +166,21 @@ async function savePrice(event) {
       cacheRead: $('price-cache-read').value,
     });
     redraw(view);
-    status('price-status', `Saved your price for ${model}. It applies from the next request.`, 'ok');
+    status('price-status', t('trusted-price-saved', { model }), 'ok');
   } catch (error) {
-    status('price-status', error.message, 'error');
+    status('price-status', error.message, 'error', true);
   }
 }
 
 /** What the last discovery found: per relay and per event, as text (never markup from a relay or provider). */
 function drawDiscovery(lines) {
   const list = $('discovery-report');
-  const shown = lines.length ? lines
-    : ['No discovery has run yet: it runs when a message needs paid help, with an allowance above zero.'];
+  // The report's lines are the host's; the line for no report is this window's.
+  const shown = lines.length ? lines : [t('trusted-discovery-none')];
   list.replaceChildren(...shown.map((line) => {
     const item = document.createElement('li');
     item.textContent = line;
+    if (lines.length) item.translate = false;
     return item;
   }));
 }
@@ -175,11 +198,11 @@ async function saveAllowance(event) {
   event.preventDefault();
   const text = $('budget-allowance').value.trim();
   if (!/^\d+$/.test(text)) {
-    status('budget-status', 'The allowance is a whole number of sats (0 turns paid help off).', 'error');
+    status('budget-status', t('trusted-allowance-whole'), 'error');
     return;
   }
   const acceptedMints = $('budget-mints').value.split('\n').map((m) => m.trim()).filter(Boolean);
-  status('budget-status', 'Saving…');
+  status('budget-status', t('trusted-saving'));
   try {
     const view = await invoke('trusted_set_allowance', {
       allowanceSats: Number(text), period: $('budget-period').value, acceptedMints,
@@ -187,16 +210,16 @@ async function saveAllowance(event) {
     fill(view);
     redraw(view);
     status('budget-status', Number(text) > 0 && !acceptedMints.length
-      ? 'Saved. Add an accepted mint, or paid help stays off.'
-      : 'Saved. It applies from the next message.', 'ok');
+      ? t('trusted-allowance-saved-no-mint')
+      : t('trusted-saved-next-message'), 'ok');
   } catch (error) {
-    status('budget-status', error.message, 'error');
+    status('budget-status', error.message, 'error', true);
   }
 }
 
 async function saveRoutstr(event) {
   event.preventDefault();
-  status('routstr-status', 'Saving…');
+  status('routstr-status', t('trusted-saving'));
   try {
     const view = await invoke('trusted_set_routstr', {
       reviewedOnly: $('routstr-reviewed').checked,
@@ -205,9 +228,9 @@ async function saveRoutstr(event) {
     });
     fill(view);
     redraw(view);
-    status('routstr-status', 'Saved. It applies from the next message.', 'ok');
+    status('routstr-status', t('trusted-saved-next-message'), 'ok');
   } catch (error) {
-    status('routstr-status', error.message, 'error');
+    status('routstr-status', error.message, 'error', true);
   }
 }
 

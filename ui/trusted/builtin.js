@@ -1,11 +1,14 @@
 // The built-in small model's switch: on or off for the next message, and why it cannot answer when it cannot
 // (the model file is missing: what to run).
 import { invoke } from './ipc.js';
+import { setText } from './text.js';
+import { t } from '../js/l10n.js';
 
 const $ = (id) => document.getElementById(id);
 
-function status(text, kind = '') {
-  $('builtin-status').textContent = text;
+// `data`: the host's own message (an error), shown as it is (see text.js).
+function status(text, kind = '', data = false) {
+  setText($('builtin-status'), text, data);
   $('builtin-status').className = `status ${kind}`;
 }
 
@@ -20,25 +23,25 @@ export function draw(view, drawAll) {
   if (saving || !view.builtin) return;
   $('builtin-enabled').checked = view.builtin.enabled;
   if (view.builtin.enabled && view.builtin.unavailable) {
-    status(`On, but it cannot answer: ${view.builtin.unavailable}`, 'error');
+    status(t('trusted-builtin-unavailable', { reason: view.builtin.unavailable }), 'error');
   } else if (!$('builtin-status').classList.contains('ok')) {
-    status(view.builtin.enabled ? 'On: it answers when no other backend does.' : 'Off.');
+    status(view.builtin.enabled ? t('trusted-builtin-on') : t('trusted-builtin-off'));
   }
 }
 
 async function toggle() {
   const enabled = $('builtin-enabled').checked;
   saving = true;
-  status('Saving…');
+  status(t('trusted-saving'));
   try {
     const view = await invoke('trusted_set_builtin', { enabled });
     saving = false;
-    status(enabled ? 'On from the next message.' : 'Off from the next message.', 'ok');
+    status(enabled ? t('trusted-builtin-saved-on') : t('trusted-builtin-saved-off'), 'ok');
     redraw(view);
   } catch (error) {
     saving = false;
     $('builtin-enabled').checked = !enabled;
-    status(error.message, 'error');
+    status(error.message, 'error', true);
   }
 }
 

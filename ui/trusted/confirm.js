@@ -7,7 +7,8 @@
 // HOLD_MS, and the hold is the delay, so a tap meant for whatever was under the finger when the window came up
 // can never approve. A keyboard (or a screen reader's activation) still approves with a press once it is available.
 import { invoke } from './ipc.js';
-import { announce, renderCode } from './text.js';
+import { announce, renderCode, setText } from './text.js';
+import { t, pageLang } from '../js/l10n.js';
 
 const APPROVE_DELAY_MS = 1000;
 const HOLD_MS = 1500;
@@ -39,17 +40,15 @@ function approvable() {
 const holdMode = () => document.body.classList.contains('hold');
 
 function hint(locked) {
-  if (holdMode()) return 'To approve, press and hold Approve until it fills (with a keyboard, press it). Deny is the safe choice.';
-  return locked
-    ? 'Approve becomes available once this window has been in front of you for a second. Deny is the safe choice.'
-    : 'Approve is available. Deny is the safe choice.';
+  if (holdMode()) return t('trusted-hint-hold');
+  return locked ? t('trusted-hint-locked') : t('trusted-hint-available');
 }
 
 function lockApprove(locked) {
   if (approvable() === !locked) return;
   $('approve').setAttribute('aria-disabled', String(locked));
   $('approve-hint').textContent = hint(locked);
-  if (!locked) announce('Approve available');
+  if (!locked) announce(t('trusted-approve-available'));
 }
 
 let hold = null; // { id, timer, frame, started } while Approve is held down
@@ -94,8 +93,8 @@ function startHold(event) {
 function releaseHold() {
   if (!hold) return;
   endHold();
-  const early = 'Let go too soon: hold Approve until it fills to approve. Deny is the safe choice.';
-  $('c-status').textContent = early;
+  const early = t('trusted-hold-too-short');
+  setText($('c-status'), early);
   announce(early);
 }
 
@@ -127,26 +126,33 @@ function secondsLeft() {
 function tick() {
   if (!shown) return;
   const left = secondsLeft();
-  const text = left > 0 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` : 'expired';
+  const text = left > 0
+    ? t('trusted-expiry-clock', { minutes: Math.floor(left / 60), seconds: String(left % 60).padStart(2, '0') })
+    : t('trusted-expiry-expired');
   if ($('c-expiry').textContent !== text) $('c-expiry').textContent = text;
   if (left > 0 && left <= WARN_AT_S && !warned) {
     warned = true;
-    $('c-warning').textContent = `${left} seconds left. Then this request expires and nothing is done.`;
+    $('c-warning').textContent = plural(left, 'trusted-expiry-warning-one', 'trusted-expiry-warning-other', { seconds: left });
   }
   if (left === 0 && !deciding) {
     const request = shown;
     over.add(request.id);
-    closeWith(`Expired, nothing was done: ${plain(request.summary)}`, 'error');
+    closeWith(t('trusted-closed-expired', { summary: plain(request.summary) }), 'error');
   }
 }
 
 // The summary without the backticks it uses to mark names, for text that is read out.
 const plain = (text) => String(text).replace(/`/g, '');
 
+// Message `one` or `other` for the count `n`, as the page's language counts.
+function plural(n, one, other, args) {
+  return t(new Intl.PluralRules(pageLang()).select(n) === 'one' ? one : other, args);
+}
+
 function draw(request) {
   $('c-summary').replaceChildren(renderCode(request.summary));
   // Who asked is the host's words, as text only; a LAN user's request is marked as such.
-  $('c-requester').textContent = request.requester || 'not said by the host';
+  setText($('c-requester'), request.requester || t('trusted-requester-unknown'), Boolean(request.requester));
   const fromLan = request.from_lan === true;
   $('c-lan').hidden = !fromLan;
   $('confirm').classList.toggle('from-lan', fromLan);
@@ -157,16 +163,18 @@ function draw(request) {
   $('c-method').textContent = request.rpc_method;
   $('c-backend').textContent = request.backend;
   $('c-warning').textContent = '';
-  $('c-status').textContent = '';
+  setText($('c-status'), '');
   $('c-status').className = 'status';
   $('c-args').replaceChildren(...request.arguments.map(([name, value]) => {
     const tr = document.createElement('tr');
     const th = document.createElement('th');
     th.scope = 'row';
     th.textContent = name;
+    th.translate = false;
     const td = document.createElement('td');
     td.className = 'mono';
     td.textContent = value;
+    td.translate = false;
     tr.append(th, td);
     return tr;
   }));
@@ -176,7 +184,7 @@ function drawOthers(count) {
   if (count === others) return;
   others = count;
   $('c-more').hidden = count === 0;
-  $('c-more').textContent = `${count} more waiting after this one.`;
+  $('c-more').textContent = plural(count, 'trusted-more-waiting-one', 'trusted-more-waiting-other', { count });
 }
 
 /** Ends the request on screen: the result is written and announced, and focus goes to the next request's Deny or
@@ -200,7 +208,7 @@ export async function refresh() {
   try {
     pending = await invoke('trusted_pending');
   } catch (error) {
-    $('c-status').textContent = error.message;
+    setText($('c-status'), error.message, true);
     return;
   }
   // One past its expiry is over even if the host has not swept it yet.
@@ -210,7 +218,7 @@ export async function refresh() {
     if (shown && !deciding) {
       // Gone without an answer from here: it expired, or the turn that asked for it ended.
       const request = shown;
-      await closeWith(`No longer waiting, nothing was done: ${plain(request.summary)}`, 'error');
+      await closeWith(t('trusted-closed-gone', { summary: plain(request.summary) }), 'error');
       return;
     }
     $('confirm').hidden = true;
@@ -238,8 +246,8 @@ export async function refresh() {
 async function decide(answer, held = false) {
   if (!shown || deciding) return;
   if (answer === 'approve' && !held && !approvable()) {
-    const wait = 'Approve is not available yet: keep this window in front of you for a second.';
-    $('c-status').textContent = wait;
+    const wait = t('trusted-approve-not-yet');
+    setText($('c-status'), wait);
     announce(wait);
     return;
   }
@@ -251,12 +259,13 @@ async function decide(answer, held = false) {
     const verdict = await invoke('trusted_decide', { id: request.id, argumentsHash: request.arguments_hash, answer });
     deciding = false;
     $('deny').removeAttribute('aria-disabled');
-    await closeWith(`${verdict === 'allowed' ? 'Approved' : 'Denied'}: ${plain(request.summary)}`, 'ok');
+    await closeWith(t(verdict === 'allowed' ? 'trusted-closed-approved' : 'trusted-closed-denied',
+      { summary: plain(request.summary) }), 'ok');
   } catch (error) {
     deciding = false;
-    $('c-status').textContent = error.message;
+    setText($('c-status'), error.message, true);
     $('c-status').className = 'status error';
-    announce(error.message);
+    announce(error.message, true);
     if (error.code === 'too_soon') {
       armedFor = null;
       arm();

@@ -3,6 +3,7 @@
 // invoke; on the LAN service's trusted origin it is fetch with this origin's own session and CSRF token, and
 // every approval carries the owner's approval passphrase or TOTP code (lan-approval.js adds the field).
 import { approvalSecret, clearApprovalSecret } from './lan-approval.js';
+import { t } from '../js/l10n.js';
 
 const tauri = window.__TAURI__;
 const lan = !tauri;
@@ -14,7 +15,7 @@ async function token() {
   const answer = await fetch('api/session', { credentials: 'same-origin', cache: 'no-store' }).then((r) => r.json());
   if (!answer.signed_in) {
     window.location.assign('login.html');
-    throw { code: 'signed_out', message: 'Signed out: sign in again.' };
+    throw { code: 'signed_out', message: t('trusted-signed-out') };
   }
   csrf = answer.csrf;
   return csrf;
@@ -28,7 +29,7 @@ export async function lanPost(path, args = {}) {
     headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': await token() },
     body: JSON.stringify(args),
   });
-  const body = await response.json().catch(() => ({ code: 'http', message: `The service answered ${response.status}.` }));
+  const body = await response.json().catch(() => ({ code: 'http', message: t('trusted-service-answered', { status: String(response.status) }) }));
   if (response.status === 401) window.location.assign('login.html');
   if (!response.ok) throw body;
   return body;

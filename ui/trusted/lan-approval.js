@@ -1,6 +1,9 @@
 // On the LAN service's trusted origin only: the approval passphrase (or TOTP code) field beside Approve. Its value
 // goes with an approval and is cleared after every decision; it is never stored. It also loads the LAN's wallet
 // section (lan-wallet.js), which the desktop window never loads.
+import { textReady } from './text.js';
+import { t } from '../js/l10n.js';
+
 const lan = !window.__TAURI__;
 
 function field() {
@@ -26,12 +29,12 @@ function addSecretField(id, text, anchor) {
 
 function addField() {
   const approve = document.getElementById('approve');
-  addSecretField('approval-secret', 'Approval passphrase or TOTP code (needed to approve; Deny needs none)', approve && approve.parentElement);
+  addSecretField('approval-secret', t('trusted-secret-approve'), approve && approve.parentElement);
 }
 
 // Beside the tool switches: over the LAN a switch changes only with the approval secret, as an approval does.
 function addGrantField() {
-  addSecretField('grant-secret', 'Approval passphrase or TOTP code (needed to change a switch)', document.getElementById('grants'));
+  addSecretField('grant-secret', t('trusted-secret-grant'), document.getElementById('grants'));
 }
 
 // The secret for a tool switch, cleared once read; `undefined` in the desktop window, which needs none.
@@ -56,8 +59,10 @@ function addFields() {
   addGrantField();
 }
 
+// The fields are added once the window's words are loaded (trusted.js waits for the same load before it draws
+// anything, so they are in place before a confirmation can show).
 if (lan) {
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', addFields);
-  else addFields();
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => textReady().then(addFields));
+  else textReady().then(addFields);
   import('./lan-wallet.js').catch((error) => console.error('the wallet section did not load', error));
 }

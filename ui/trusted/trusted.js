@@ -3,9 +3,13 @@
 import { invoke, onLanLinkNudge, onPendingNudge } from './ipc.js';
 import * as confirm from './confirm.js';
 import * as settings from './settings.js';
+import { textReady } from './text.js';
 import { enableZoom, keepTextMenus } from '../js/zoom.js';
 
 async function start() {
+  // The owner's language first (it calls l10n.js's loadText once): nothing, least of all a confirmation, is drawn
+  // before the window's words are in place.
+  await textReady();
   enableZoom();
   // The window is made for the first confirmation that needs it, so its layout and hold mode are settled before
   // a confirmation is drawn. A touchscreen (the kiosk, or a phone on the LAN service's trusted origin) approves

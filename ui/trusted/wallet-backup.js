@@ -5,14 +5,17 @@
 // the wallet is empty (or not made yet).
 import { invoke } from './ipc.js';
 import { announce } from './text.js';
+import { t } from '../js/l10n.js';
 
 const $ = (id) => document.getElementById(id);
 let ui = null; // { status, drawQr, clearQr } from wallet.js
 let redraw = () => {};
 
+// A word, a mint's address or a line the host wrote about the restore: data, marked `translate="no"`.
 function item(text) {
   const li = document.createElement('li');
   li.textContent = text;
+  li.translate = false;
   return li;
 }
 
@@ -21,8 +24,8 @@ export function draw(view, drawAll) {
   redraw = drawAll;
   $('backup-part').hidden = !view.opened;
   $('backup-state').textContent = view.backup_confirmed
-    ? 'You confirmed that the backup words and the mints are written down.'
-    : 'Not backed up yet: write down the words and the mints, or the sats are lost with this computer.';
+    ? t('trusted-backup-confirmed')
+    : t('trusted-backup-not-yet');
   $('restore-part').hidden = !view.restorable;
 }
 
@@ -40,7 +43,7 @@ function cancel() {
 
 async function show() {
   $('backup-confirm').hidden = true;
-  ui.status('Reading the words from the keyring…');
+  ui.status(t('trusted-backup-reading'));
   try {
     const view = await invoke('trusted_wallet_backup');
     $('backup-words').replaceChildren(...view.words.split(/\s+/).filter(Boolean).map(item));
@@ -50,10 +53,10 @@ async function show() {
     $('backup-view').hidden = false;
     ui.status('');
     $('backup-words-title').focus();
-    announce('The backup words are shown.');
+    announce(t('trusted-backup-shown'));
   } catch (error) {
     $('backup-ask').hidden = false;
-    ui.status(error.message, 'error');
+    ui.status(error.message, 'error', true);
   }
 }
 
@@ -75,18 +78,18 @@ async function written() {
     const view = await invoke('trusted_wallet_confirm_backup');
     hide();
     redraw(view);
-    ui.status('Backup confirmed. The words are no longer shown.', 'ok');
+    ui.status(t('trusted-backup-done'), 'ok');
     $('backup-ask').focus();
   } catch (error) {
-    ui.status(error.message, 'error');
+    ui.status(error.message, 'error', true);
   }
 }
 
 async function restore(event) {
   event.preventDefault();
   const text = $('restore-text').value;
-  if (!text.trim()) return ui.status('Paste or type the backup words and the mint lines first.', 'error');
-  ui.status('Asking each mint for the wallet\'s ecash…');
+  if (!text.trim()) return ui.status(t('trusted-restore-empty'), 'error');
+  ui.status(t('trusted-restore-asking'));
   try {
     const done = await invoke('trusted_wallet_restore', { text, replaceOtherWords: $('restore-replace').checked });
     $('restore-text').value = '';
@@ -94,11 +97,11 @@ async function restore(event) {
     $('restore-replace-box').hidden = true;
     $('restore-found').replaceChildren(...done.found.map(item));
     redraw(done.wallet);
-    ui.status(done.message, 'ok');
+    ui.status(done.message, 'ok', true);
   } catch (error) {
     // Words the keyring holds for another wallet are replaced only when the owner ticks the box the host asked for.
     if (error.code === 'other_words') $('restore-replace-box').hidden = false;
-    ui.status(error.message, 'error');
+    ui.status(error.message, 'error', true);
   }
 }
 
@@ -110,7 +113,7 @@ export function init(helpers) {
   $('backup-written').addEventListener('click', written);
   $('backup-close').addEventListener('click', () => {
     hide();
-    ui.status('The words are no longer shown.');
+    ui.status(t('trusted-backup-hidden'));
     $('backup-ask').focus();
   });
   $('restore-form').addEventListener('submit', restore);

@@ -7,18 +7,20 @@
 // sent out is shown once, as the host returned it, and dropped from the page when the owner is done with it. QR
 // codes come from Rust as SVG path data and are drawn with DOM APIs.
 import { invoke } from './ipc.js';
-import { announce } from './text.js';
+import { announce, setText } from './text.js';
 import * as backup from './wallet-backup.js';
+import { t, formatDateTime } from '../js/l10n.js';
 
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
-const sats = (n) => `${Number(n).toLocaleString('en-US')} sats`;
+const sats = (n) => t('trusted-sats', { sats: Number(n) });
 let invoice = null; // { mint, quoteId } of the invoice on screen
 let approval = null; // the host's ApprovalView on screen
 let busy = false;
 
-function status(text, kind = '') {
-  $('wallet-status').textContent = text;
+// `data`: the host's own message (an error, what a withdrawal did), shown as it is (see text.js).
+function status(text, kind = '', data = false) {
+  setText($('wallet-status'), text, data);
   $('wallet-status').className = `status ${kind}`;
 }
 
@@ -28,23 +30,25 @@ function item(...parts) {
   return li;
 }
 
-function span(text, className = '') {
+// `data`: the text is data (a mint's address, the host's words for a state), marked `translate="no"`.
+function span(text, className = '', data = false) {
   const el = document.createElement('span');
   el.textContent = text;
   if (className) el.className = className;
+  if (data) el.translate = false;
   return el;
 }
 
 function draw(view) {
   const held = view.balances.filter((b) => b.sats > 0);
   $('wallet-state').textContent = view.opened
-    ? `Total: ${sats(view.total_sats)}`
-    : 'No wallet yet: it is created (its seed kept in the OS keyring) when you first fund it, or restore it.';
+    ? t('trusted-wallet-total', { total: sats(view.total_sats) })
+    : t('trusted-wallet-none-yet');
   $('wallet-balances').replaceChildren(...view.balances.map((b) => {
-    const mint = span(b.mint, 'mono');
+    const mint = span(b.mint, 'mono', true);
     const parts = [mint];
     // The host says whether the allowance accepts the mint; one it does not is still the owner's to take out.
-    if (b.accepted === false) parts.push(span('not accepted: not spent on paid help; withdraw or send it', 'pill warn'));
+    if (b.accepted === false) parts.push(span(t('trusted-wallet-not-accepted'), 'pill warn'));
     const left = document.createElement('span');
     left.className = 'mint';
     left.append(...parts);
@@ -53,14 +57,14 @@ function draw(view) {
   const inFlight = Number(view.in_flight_sats || 0);
   $('wallet-in-flight').hidden = !view.opened;
   $('wallet-in-flight').textContent = inFlight > 0
-    ? `In flight: ${sats(inFlight)} (withdrawals the mint is still paying, tokens not claimed yet, payments to providers not settled)`
-    : 'Nothing in flight.';
+    ? t('trusted-wallet-in-flight', { amount: sats(inFlight) })
+    : t('trusted-wallet-nothing-in-flight');
   drawOutflows(view.outflows || []);
   $('wallet-reminder').hidden = !view.backup_reminder;
   $('wallet-reminder').textContent = view.backup_reminder || '';
   // Taking sats out is offered once there are sats; the mint lists follow the balances.
   $('wallet-out').hidden = held.length === 0;
-  fillMints($('withdraw-mint'), held, 'the mint holding the most');
+  fillMints($('withdraw-mint'), held, t('trusted-withdraw-any-mint'));
   fillMints($('send-mint'), held, null);
   $('wallet-check').hidden = !view.opened;
   backup.draw(view, draw);
@@ -78,7 +82,7 @@ function fillMints(select, held, anyLabel) {
   for (const b of held) {
     const option = document.createElement('option');
     option.value = b.mint;
-    option.textContent = `${b.mint} (${sats(b.sats)})`;
+    option.textContent = t('trusted-mint-with-balance', { mint: b.mint, balance: sats(b.sats) });
     options.push(option);
   }
   select.replaceChildren(...options);
@@ -88,13 +92,15 @@ function fillMints(select, held, anyLabel) {
 function drawOutflows(rows) {
   $('outflows-empty').hidden = rows.length > 0;
   $('wallet-outflows').replaceChildren(...rows.map((row) => {
-    const kind = { token: 'Token', withdrawal: 'Withdrawal', 'keyset-swap': 'Moved to new keys' }[row.kind] || 'Outflow';
-    const what = span(`${kind} of ${sats(row.amount_sats)}`, 'what');
-    const state = span(row.state, `pill ${row.open ? 'warn' : 'done'}`);
+    const kind = t({ token: 'trusted-outflow-token', withdrawal: 'trusted-outflow-withdrawal', 'keyset-swap': 'trusted-outflow-keyset-swap' }[row.kind]
+      || 'trusted-outflow-other');
+    const what = span(t('trusted-outflow-what', { kind, amount: sats(row.amount_sats) }), 'what');
+    // The state, when it was made, the mint and the invoice are the host's and the mint's: data.
+    const state = span(row.state, `pill ${row.open ? 'warn' : 'done'}`, true);
     const head = document.createElement('span');
     head.className = 'row';
     head.append(what, state);
-    const meta = span(`${row.created} · ${row.mint}${row.invoice ? ` · ${row.invoice}` : ''}`, 'hint mono');
+    const meta = span(`${row.created} · ${row.mint}${row.invoice ? ` · ${row.invoice}` : ''}`, 'hint mono', true);
     const text = document.createElement('span');
     text.className = 'outflow-text';
     text.append(head, meta);
@@ -104,8 +110,8 @@ function drawOutflows(rows) {
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'btn small';
-      button.textContent = 'Take back';
-      button.setAttribute('aria-label', `Take back the token of ${sats(row.amount_sats)} made ${row.created}`);
+      button.textContent = t('trusted-take-back');
+      button.setAttribute('aria-label', t('trusted-take-back-label', { amount: sats(row.amount_sats), created: row.created }));
       button.addEventListener('click', () => takeBack(row.id));
       li.append(button);
     }
@@ -117,7 +123,7 @@ export async function refresh() {
   try {
     draw(await invoke('trusted_wallet'));
   } catch (error) {
-    status(error.message, 'error');
+    status(error.message, 'error', true);
   }
 }
 
@@ -149,47 +155,47 @@ export function clearQr(svg) {
 async function receive(event) {
   event.preventDefault();
   const token = $('receive-token').value.trim();
-  if (!token) return status('Paste a Cashu token first.', 'error');
-  status('Receiving…');
+  if (!token) return status(t('trusted-receive-paste-first'), 'error');
+  status(t('trusted-receiving'));
   try {
     const [credited, view] = await invoke('trusted_wallet_receive', { token });
     $('receive-token').value = '';
     draw(view);
-    status(`Received ${sats(credited)}.`, 'ok');
+    status(t('trusted-received', { amount: sats(credited) }), 'ok');
   } catch (error) {
-    status(error.message, 'error');
+    status(error.message, 'error', true);
   }
 }
 
 async function getInvoice(event) {
   event.preventDefault();
   const amount = $('invoice-amount').value.trim();
-  if (!/^\d+$/.test(amount) || Number(amount) < 1) return status('The amount is a whole number of sats.', 'error');
-  status('Asking the mint for an invoice…');
+  if (!/^\d+$/.test(amount) || Number(amount) < 1) return status(t('trusted-amount-whole'), 'error');
+  status(t('trusted-invoice-asking'));
   try {
     const view = await invoke('trusted_wallet_invoice', { mint: $('invoice-mint').value, amountSats: Number(amount) });
     invoice = { mint: view.mint, quoteId: view.quote_id };
     $('invoice-text').value = view.bolt11;
     drawQr($('invoice-qr'), view.qr);
     $('invoice').hidden = false;
-    status(`Pay ${sats(view.amount_sats)} to ${view.mint}, then check the payment.`);
+    status(t('trusted-invoice-pay', { amount: sats(view.amount_sats), mint: view.mint }));
     refresh();
   } catch (error) {
-    status(error.message, 'error');
+    status(error.message, 'error', true);
   }
 }
 
 async function checkPayment() {
   if (!invoice) return;
-  status('Checking…');
+  status(t('trusted-checking'));
   try {
     const [minted, view] = await invoke('trusted_wallet_check', invoice);
     draw(view);
     invoice = null;
     $('invoice').hidden = true;
-    status(`Paid: ${sats(minted)} added to the wallet.`, 'ok');
+    status(t('trusted-invoice-paid', { amount: sats(minted) }), 'ok');
   } catch (error) {
-    status(error.message, error.code === 'unpaid' ? '' : 'error');
+    status(error.message, error.code === 'unpaid' ? '' : 'error', true);
   }
 }
 
@@ -200,12 +206,15 @@ function showApproval(view) {
   $('approval-summary').textContent = view.summary;
   $('approval-details').replaceChildren(...view.details.map((line) => item(line)));
   const until = new Date(Number(view.expires_at_s) * 1000);
-  $('approval-expiry').textContent = `This approval lapses at ${until.toLocaleTimeString()}; nothing is sent before you approve.`;
-  $('approval-approve').textContent = view.action;
+  // The time as toLocaleTimeString() writes it, in the page's language.
+  const time = formatDateTime(until, { hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  $('approval-expiry').textContent = t('trusted-approval-expiry', { time });
+  // The button's words are the host's, as the summary and the figures are.
+  setText($('approval-approve'), view.action, true);
   $('wallet-approval').hidden = false;
   // The safe answer has the focus first, as in a confirmation.
   $('approval-cancel').focus();
-  announce(`${view.summary} ${view.action}, or Cancel.`);
+  announce(t('trusted-approval-announce', { summary: view.summary, action: view.action }));
 }
 
 function hideApproval() {
@@ -217,8 +226,8 @@ function hideApproval() {
 async function quoteWithdrawal(event) {
   event.preventDefault();
   const pasted = $('withdraw-invoice').value.trim();
-  if (!pasted) return status('Paste a Lightning invoice first.', 'error');
-  status('Asking the mint what it costs…');
+  if (!pasted) return status(t('trusted-invoice-paste-first'), 'error');
+  status(t('trusted-withdraw-asking'));
   try {
     const view = await invoke('trusted_wallet_quote_withdrawal', {
       invoice: pasted,
@@ -228,20 +237,20 @@ async function quoteWithdrawal(event) {
     status('');
     showApproval(view);
   } catch (error) {
-    status(error.message, 'error');
+    status(error.message, 'error', true);
   }
 }
 
 async function quoteSend(event) {
   event.preventDefault();
   const amount = $('send-amount').value.trim();
-  if (!/^\d+$/.test(amount) || Number(amount) < 1) return status('The amount is a whole number of sats.', 'error');
+  if (!/^\d+$/.test(amount) || Number(amount) < 1) return status(t('trusted-amount-whole'), 'error');
   try {
     const view = await invoke('trusted_wallet_quote_send', { mint: $('send-mint').value, amountSats: Number(amount) });
     status('');
     showApproval(view);
   } catch (error) {
-    status(error.message, 'error');
+    status(error.message, 'error', true);
   }
 }
 
@@ -250,18 +259,18 @@ async function approve() {
   const { id, kind } = approval;
   busy = true;
   hideApproval();
-  status(kind === 'withdrawal' ? 'Paying the invoice…' : 'Making the token…');
+  status(kind === 'withdrawal' ? t('trusted-withdraw-paying') : t('trusted-send-making'));
   try {
     if (kind === 'withdrawal') {
       const done = await invoke('trusted_wallet_withdraw', { id });
       $('withdraw-invoice').value = '';
       draw(done.wallet);
-      status(done.message, 'ok');
+      status(done.message, 'ok', true);
     } else {
       showToken(await invoke('trusted_wallet_send', { id }));
     }
   } catch (error) {
-    status(error.message, 'error');
+    status(error.message, 'error', true);
     refresh();
   } finally {
     busy = false;
@@ -270,7 +279,7 @@ async function approve() {
 
 function cancelApproval() {
   hideApproval();
-  status('Cancelled: nothing was sent.');
+  status(t('trusted-approval-cancelled'));
 }
 
 function showToken(sent) {
@@ -279,7 +288,7 @@ function showToken(sent) {
   $('sent-token').hidden = false;
   $('send-amount').value = '';
   draw(sent.wallet);
-  status(sent.message, 'ok');
+  status(sent.message, 'ok', true);
   $('token-text').focus();
 }
 
@@ -288,30 +297,35 @@ function tokenDone() {
   $('token-text').value = '';
   clearQr($('token-qr'));
   $('sent-token').hidden = true;
-  status('The token is no longer shown. Until it is claimed, Take back in the list returns it.');
+  status(t('trusted-token-hidden'));
 }
 
 async function takeBack(id) {
-  status('Taking the token back…');
+  status(t('trusted-taking-back'));
   try {
     const done = await invoke('trusted_wallet_take_back', { id });
     draw(done.wallet);
-    status(done.message, 'ok');
+    status(done.message, 'ok', true);
   } catch (error) {
-    status(error.message, 'error');
+    status(error.message, 'error', true);
     refresh();
   }
 }
 
 async function check() {
-  status('Checking with the mints…');
+  status(t('trusted-checking-mints'));
   try {
     const done = await invoke('trusted_wallet_reconcile');
     draw(done.wallet);
-    $('wallet-notices').replaceChildren(...done.notices.map((notice) => item(notice)));
-    status(done.message, 'ok');
+    // What the check found is the host's words, each line as it wrote it.
+    $('wallet-notices').replaceChildren(...done.notices.map((notice) => {
+      const li = item(notice);
+      li.translate = false;
+      return li;
+    }));
+    status(done.message, 'ok', true);
   } catch (error) {
-    status(error.message, 'error');
+    status(error.message, 'error', true);
   }
 }
 
