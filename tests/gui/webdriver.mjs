@@ -39,6 +39,11 @@
 //    its cost shows under the answer, with its token counts on demand, the conversation's total above the log, and
 //    the meter shows Claude's dollars and Routstr's sats each in its own unit with the 80% notice, and the free
 //    answers. The screenshot is cost-meter.png; the conversation reopened shows the same cost.
+// 7. The owner's language, on a fourth machine (the built-in model, no Ollama): Deutsch picked in the trusted
+//    settings turns both windows German; "Starte LND neu" gets the German answer, the trusted window the host's
+//    German summary with Deny focused first, and the approval restarts lnd. Then the pseudo-locale (en-XA): no
+//    visible text, label, placeholder or title outside `translate="no"` may be plain English in the trusted
+//    settings, the chat, a pending confirmation or after a Deny. Screenshots german-*.png and pseudo-*.png.
 // axe-core (tests/gui/package.json) checks both windows against WCAG 2.2 A/AA in every state visited, and fails on
 // any violation. Screenshots of both windows go to target/gui-screenshots/. Every failure throws; the exit code
 // says so.
@@ -1189,6 +1194,126 @@ if (!failure) {
     }
     await wd('DELETE', s('')).catch(() => {});
     anthropic.close();
+  }
+}
+// ---- 7. the owner's language: a fourth machine set to German in its trusted settings, then to the pseudo-locale ----
+// Words that are data, not the host's: what the node, the owner or a model wrote sits in `translate="no"`. Any other
+// visible text (or label, placeholder, title) with plain letters and no pseudo-accent escaped the catalogue.
+const ESCAPED = `const accented = /[áƀçðéƒĝĥíĵķļɱñóþǫŕšţúṽŵẋýžÅƁÇÐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ]/;
+  const plain = (text) => /[A-Za-z]{2,}/.test(text) && !accented.test(text);
+  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const escaped = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest('[translate="no"], script, style, svg') || !shown(el)) continue;
+    const text = n.textContent.replace(/\\s+/g, ' ').trim();
+    if (plain(text)) escaped.push(text);
+  }
+  for (const el of document.querySelectorAll('[aria-label], [placeholder], [title], [alt]')) {
+    if (el.closest('[translate="no"]') || !shown(el)) continue;
+    for (const name of ['aria-label', 'placeholder', 'title', 'alt']) {
+      const value = el.getAttribute(name);
+      if (value && plain(value)) escaped.push(name + ': ' + value);
+    }
+  }
+  if (plain(document.title)) escaped.push('title: ' + document.title);
+  return { lang: document.documentElement.lang, escaped };`;
+if (!failure) {
+  try {
+    const langDir = `${dataDir}-languages`;
+    const machine = await wd('POST', '/session', {
+      capabilities: { alwaysMatch: { 'tauri:options': { application: binary, args: ['--demo', '--data-dir', langDir, '--ollama', 'http://127.0.0.1:9/'] } } },
+    });
+    sid = machine.sessionId;
+    log('languages session', sid);
+    const focus = focuser();
+    const el = async (css) => Object.values(await wd('POST', s('/element'), { using: 'css selector', value: css }))[0];
+    const focusedId = () => run(wrap('return document.activeElement && document.activeElement.id;'));
+    const lndState = () => run(wrap(`const apps = await window.__TAURI__.core.invoke('node_packages'); return apps.find((p) => p.id === 'lnd').state;`));
+    const lang = () => run(wrap('return document.readyState === "complete" ? document.documentElement.lang : null;'));
+    await focus('main');
+    await until('the chat page in English', async () => await lang() === 'en');
+    // The owner picks Deutsch in the trusted settings: both windows are in German from then on.
+    await run(wrap(`document.getElementById('open-settings').click(); return true;`));
+    await focus('trusted');
+    await until('the language setting', () => run(wrap(`const s = document.getElementById('language-select'); return !!s && s.options.length === 4;`)));
+    await run(wrap(`const s = document.getElementById('language-select'); s.value = 'de'; s.dispatchEvent(new Event('change')); return true;`));
+    await until('the trusted window in German', async () => await lang() === 'de', 10000);
+    const trustedGerman = await run(wrap(`return { title: document.title, deny: document.getElementById('deny').textContent, language: document.getElementById('language-select').value };`));
+    log('the trusted window in German:', JSON.stringify(trustedGerman));
+    check(trustedGerman.language === 'de' && trustedGerman.deny.trim() === 'Ablehnen', `the trusted window speaks German (${JSON.stringify(trustedGerman)})`);
+    await focus('main');
+    await until('the chat window in German', async () => await lang() === 'de', 10000);
+    const chatGerman = await run(wrap(`return { placeholder: document.getElementById('composer-input').placeholder, send: document.getElementById('send').textContent.trim() };`));
+    log('the chat window in German:', JSON.stringify(chatGerman));
+    check(chatGerman.placeholder !== 'Ask about your node…' && chatGerman.send !== 'Send', `the chat window speaks German (${JSON.stringify(chatGerman)})`);
+    await axe('the chat window in German');
+    await run(wrap(`const input = document.getElementById('composer-input'); input.value = 'Starte LND neu'; document.getElementById('composer').requestSubmit(); return true;`));
+    await until('the German answer of the built-in model', () => run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].some((m) => m.textContent.includes('LND wird neu gestartet: Ich warte auf Ihre Freigabe.'));`)), 120000, 250);
+    await focus('trusted');
+    const pending = await until('the pending confirmation', async () => {
+      const r = await invokeIn('trusted_pending');
+      return r.ok && r.ok.length === 1 ? r.ok[0] : null;
+    });
+    log('pending (German):', pending.summary);
+    check(pending.tool === 'package_restart' && JSON.stringify(pending.arguments) === JSON.stringify([['id', 'lnd']]), 'the German request is restart lnd');
+    check(/^App `lnd` neu starten \(/.test(pending.summary), `the host wrote the summary in German (${pending.summary})`);
+    await until('the German confirmation, Deny focused first', async () => await focusedId() === 'deny'
+      && await run(wrap(`return document.getElementById('c-summary').textContent === args[0];`), pending.summary));
+    await screenshot('german-trusted-pending.png');
+    await axe('the trusted window in German with a pending confirmation');
+    await until('Approve to be available', () => run(wrap(`return document.getElementById('approve').getAttribute('aria-disabled') === 'false';`)), 10000);
+    await wd('POST', s(`/element/${await el('#approve')}/click`), {});
+    await focus('main');
+    const seen = [];
+    await until('lnd to go restarting -> running', async () => {
+      const state = await lndState();
+      if (seen[seen.length - 1] !== state) seen.push(state);
+      return seen.includes('restarting') && state === 'running';
+    }, 15000, 50);
+    log('lnd states seen (German):', seen.join(' -> '));
+    await until('the turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') === 'false';`)), 20000);
+    await screenshot('german-chat.png');
+    await axe('the chat window in German after an approved action');
+    log('PASSED (German: chat, summary, Deny first, approved, lnd restarted)');
+
+    // The pseudo-locale (en-XA) on every page state reached: the chat, the trusted settings, a confirmation.
+    await focus('trusted');
+    const set = await invokeIn('trusted_set_locale', { locale: 'en-XA' });
+    check(set.ok && set.ok.language.effective === 'en-XA', `the pseudo-locale is set by its tag (${JSON.stringify(set.err || set.ok.language)})`);
+    await run(wrap('location.reload(); return true;')).catch(() => {});
+    const pseudoCheck = async (state) => {
+      const r = await until(`${state} in the pseudo-locale`, async () => {
+        const got = await run(wrap(ESCAPED)).catch(() => null);
+        return got && got.lang === 'en-XA' ? got : null;
+      }, 10000);
+      log(`pseudo-locale, ${state}: ${r.escaped.length} strings escaped the catalogue`, r.escaped.length ? JSON.stringify(r.escaped) : '');
+      check(r.escaped.length === 0, `no untranslated string in ${state}: ${JSON.stringify(r.escaped)}`);
+    };
+    await focus('trusted');
+    await pseudoCheck('the trusted window (settings)');
+    await screenshot('pseudo-trusted-settings.png');
+    await focus('main');
+    await pseudoCheck('the chat window');
+    await run(wrap(`const input = document.getElementById('composer-input'); input.value = 'restart lnd'; document.getElementById('composer').requestSubmit(); return true;`));
+    await focus('trusted');
+    await until('the pseudo-locale confirmation', async () => {
+      const r = await invokeIn('trusted_pending');
+      return r.ok && r.ok.length === 1 && await focusedId() === 'deny';
+    }, 120000, 250);
+    await pseudoCheck('the trusted window with a pending confirmation');
+    await screenshot('pseudo-trusted-pending.png');
+    await wd('POST', s(`/element/${await el('#deny')}/click`), {});
+    await focus('main');
+    await until('the turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') === 'false';`)), 20000);
+    await pseudoCheck('the chat window after a denied action');
+    await screenshot('pseudo-chat.png');
+    log('PASSED (pseudo-locale: no untranslated string in either window)');
+  } catch (error) {
+    failure = error;
+  } finally {
+    await wd('DELETE', s('')).catch(() => {});
   }
 }
 if (!failure) log(`axe-core ${JSON.parse(fs.readFileSync(path.join(here, 'node_modules/axe-core/package.json'), 'utf8')).version} found no WCAG 2.2 A/AA violation in ${axeStates.length} states: ${axeStates.join('; ')}`);

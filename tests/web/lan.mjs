@@ -212,7 +212,8 @@ async function wd(method, route, body) {
 }
 
 // `touchscreen`: Chromium emulates a device of that size with touch input (pointer: coarse), as on the kiosk.
-async function newSession(name, touchscreen) {
+// `language`: the browser's own language, sent as its Accept-Language.
+async function newSession(name, touchscreen, language = null) {
   const created = await wd('POST', '/session', {
     capabilities: {
       alwaysMatch: {
@@ -220,8 +221,10 @@ async function newSession(name, touchscreen) {
         'goog:chromeOptions': {
           binary: process.env.CHROMIUM || '/usr/bin/chromium',
           args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1300,900',
-            `--user-data-dir=${path.join(work, `chromium-${name}`)}`, '--no-first-run', '--password-store=basic'],
+            `--user-data-dir=${path.join(work, `chromium-${name}`)}`, '--no-first-run', '--password-store=basic',
+            ...(language ? [`--lang=${language}`] : [])],
           ...(touchscreen ? { mobileEmulation: { deviceMetrics: { ...touchscreen, pixelRatio: 1, touch: true } } } : {}),
+          ...(language ? { prefs: { 'intl.accept_languages': language } } : {}),
         },
         'goog:loggingPrefs': { browser: 'ALL' },
       },
@@ -865,6 +868,33 @@ try {
     return { small, keyboard: !!document.getElementById('keyboard'), overflow: document.documentElement.scrollWidth > window.innerWidth };`)));
   check(phone.small.length === 0 && !phone.keyboard && !phone.overflow, `the phone layout: targets >= 48 px, no built-in keyboard, no sideways scroll (${JSON.stringify(phone)})`);
   await screenshot('lan-phone.png');
+
+  // ---- 6b. a browser set to Spanish: the sign-in page, the chat and the trusted origin's sign-in speak Spanish ----
+  // The service is started with no language of its own, so each page follows the browser's Accept-Language.
+  await wd('DELETE', s(''));
+  sid = await newSession('spanish', null, 'es');
+  await wd('POST', s('/url'), { url: chatUrl });
+  const loginEs = await until('the sign-in page in Spanish', () => run(wrap(`
+    const label = document.getElementById('login-label');
+    return document.documentElement.lang === 'es' && label.textContent.includes('LAN')
+      ? { label: label.textContent, submit: document.getElementById('login-submit').textContent.trim(), title: document.title } : null;`)));
+  log('the sign-in page in Spanish:', JSON.stringify(loginEs));
+  check(loginEs.label === 'Frase de contraseña de la LAN' && loginEs.submit === 'Iniciar sesión', `the sign-in page speaks Spanish (${JSON.stringify(loginEs)})`);
+  await typeKeys('#login-passphrase', LAN_PASSPHRASE);
+  await click('#login-submit');
+  const chatEs = await until('the chat page in Spanish', () => run(wrap(`
+    const input = document.getElementById('composer-input');
+    return location.pathname.endsWith('/aiui/') && input && document.documentElement.lang === 'es'
+      ? { placeholder: input.placeholder, send: document.getElementById('send').textContent.trim() } : null;`)));
+  log('the chat page in Spanish:', JSON.stringify(chatEs));
+  check(chatEs.send === 'Enviar' && chatEs.placeholder.startsWith('Pregunte sobre su nodo'), `the chat page speaks Spanish (${JSON.stringify(chatEs)})`);
+  await screenshot('lan-spanish-chat.png');
+  await wd('POST', s('/url'), { url: trustedUrl });
+  const trustedEs = await until('the trusted sign-in in Spanish', () => run(wrap(`
+    const label = document.getElementById('login-label');
+    return document.documentElement.lang === 'es' && label && label.textContent.includes('TOTP') ? label.textContent : null;`)));
+  check(trustedEs === 'Frase de contraseña de aprobación (o código TOTP)', `the trusted origin's sign-in speaks Spanish (${trustedEs})`);
+  log('PASSED (a Spanish browser: sign-in, chat, trusted sign-in in Spanish)');
 
   // ---- 7. the login rate limit ----
   const limited = await run(wrap(`
