@@ -97,9 +97,19 @@ pub struct ClaudePriceView {
     pub output: String,
     pub cache_write: String,
     pub cache_read: String,
-    /// E.g. "above 200000 input tokens: $6.00 input, $22.50 output"; `None` when one price holds at every length.
-    pub long_context: Option<String>,
+    /// The prices above a request length; `None` when one price holds at every length. The page writes it out.
+    pub long_context: Option<LongContextView>,
     pub set_by_owner: bool,
+}
+
+/// Claude's prices for a request longer than `above` input tokens, formatted like [`ClaudePriceView`]'s.
+#[derive(Debug, Clone, Serialize)]
+pub struct LongContextView {
+    pub above: u64,
+    pub input: String,
+    pub output: String,
+    pub cache_write: String,
+    pub cache_read: String,
 }
 
 impl ClaudePricesView {
@@ -114,14 +124,12 @@ impl ClaudePricesView {
                 output: format_usd(price.base.output),
                 cache_write: format_usd(price.base.cache_write),
                 cache_read: format_usd(price.base.cache_read),
-                long_context: price.long_context.map(|(above, p)| {
-                    format!(
-                        "above {above} input tokens: {} input, {} output, {} cache write, {} cache read",
-                        format_usd(p.input),
-                        format_usd(p.output),
-                        format_usd(p.cache_write),
-                        format_usd(p.cache_read)
-                    )
+                long_context: price.long_context.map(|(above, p)| LongContextView {
+                    above,
+                    input: format_usd(p.input),
+                    output: format_usd(p.output),
+                    cache_write: format_usd(p.cache_write),
+                    cache_read: format_usd(p.cache_read),
                 }),
                 set_by_owner: price.set_by_owner,
             })

@@ -270,7 +270,12 @@ try {
       frame: getComputedStyle(c).borderTopColor, link: document.getElementById('lan-link').textContent,
       described: c.getAttribute('aria-describedby'), hold: document.body.classList.contains('hold') };`));
   log('kiosk confirmation:', JSON.stringify(card));
-  check(card.origin === `Asked from: ${pending.requester}`, `the confirmation says where it was asked (${card.origin})`);
+  // The page writes who asked in its own language from what the host recorded (the sign-in time as the page's
+  // locale writes a time); the address and the session are the host's.
+  const who = pending.asked_by || {};
+  check(who.kind === 'lan' && card.origin.startsWith(`Asked from: a LAN session from ${who.address} (signed in `)
+    && card.origin.endsWith(`, session ${who.session})`) && pending.requester.includes(who.session),
+  `the confirmation says where it was asked (${card.origin}; the host's record ${JSON.stringify(who)})`);
   check(card.marked && card.marker.includes('LAN') && card.framed, `the confirmation is marked as a LAN request (${card.marker}; frame ${card.frame})`);
   check(card.described.split(' ').includes('c-origin'), 'the dialog is described by who asked');
   check(card.summary.startsWith('Restart app lnd'), `the host-written summary (${card.summary})`);

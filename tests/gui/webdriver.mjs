@@ -1260,7 +1260,7 @@ if (!failure) {
     check(pending.tool === 'package_restart' && JSON.stringify(pending.arguments) === JSON.stringify([['id', 'lnd']]), 'the German request is restart lnd');
     check(/^App `lnd` neu starten \(/.test(pending.summary), `the host wrote the summary in German (${pending.summary})`);
     await until('the German confirmation, Deny focused first', async () => await focusedId() === 'deny'
-      && await run(wrap(`return document.getElementById('c-summary').textContent === args[0];`), pending.summary));
+      && await run(wrap(`return document.getElementById('c-summary').textContent === args[0].replaceAll('\`', '');`), pending.summary));
     await screenshot('german-trusted-pending.png');
     await axe('the trusted window in German with a pending confirmation');
     await until('Approve to be available', () => run(wrap(`return document.getElementById('approve').getAttribute('aria-disabled') === 'false';`)), 10000);
@@ -1292,9 +1292,15 @@ if (!failure) {
       check(r.escaped.length === 0, `no untranslated string in ${state}: ${JSON.stringify(r.escaped)}`);
     };
     await focus('trusted');
+    // The settings are drawn (the tool list and the price table, whose titles are checked too) before the check.
+    await until('the trusted settings drawn', () => run(wrap(`return document.documentElement.lang === 'en-XA'
+      && document.querySelectorAll('#grants li').length > 0 && document.querySelectorAll('#prices-rows tr').length > 0;`)), 10000);
     await pseudoCheck('the trusted window (settings)');
     await screenshot('pseudo-trusted-settings.png');
     await focus('main');
+    // The host reloaded the chat window for the new language; it reopened the conversation it had open.
+    await until('the chat window to reopen its conversation after the reload', () => run(wrap(`return document.documentElement.lang === 'en-XA'
+      && [...document.querySelectorAll('#messages .msg.user')].some((m) => m.textContent.includes('Starte LND neu'));`)), 10000);
     await pseudoCheck('the chat window');
     await run(wrap(`const input = document.getElementById('composer-input'); input.value = 'restart lnd'; document.getElementById('composer').requestSubmit(); return true;`));
     await focus('trusted');

@@ -17,7 +17,8 @@ const send = $('send');
 
 let current = null; // the open conversation's id, or null for a new one
 
-// The open conversation survives a reload of this page (a language change in the trusted window reloads it).
+// The open conversation survives a reload of this page (a language change in the trusted window reloads it); a page
+// opened afresh starts a new one, as before.
 function setCurrent(id) {
   current = id;
   try {
@@ -29,6 +30,8 @@ function setCurrent(id) {
 }
 
 function rememberedConversation() {
+  const [navigation] = performance.getEntriesByType('navigation');
+  if (!navigation || navigation.type !== 'reload') return null;
   try {
     return sessionStorage.getItem('aiui-conversation');
   } catch (error) {

@@ -102,7 +102,10 @@ function drawClaude(view) {
       mark.textContent = t('trusted-price-set-by-you');
       name.append(mark);
     }
-    if (m.long_context) name.title = m.long_context;
+    if (m.long_context) {
+      const c = m.long_context;
+      name.title = t('trusted-price-long-context', { above: c.above, input: c.input, output: c.output, cacheWrite: c.cache_write, cacheRead: c.cache_read });
+    }
     row.append(name, ...[m.input, m.output, m.cache_write, m.cache_read].map((price) => {
       const cell = document.createElement('td');
       cell.textContent = price;

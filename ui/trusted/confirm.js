@@ -8,7 +8,7 @@
 // can never approve. A keyboard (or a screen reader's activation) still approves with a press once it is available.
 import { invoke } from './ipc.js';
 import { announce, renderCode, setText } from './text.js';
-import { t, pageLang } from '../js/l10n.js';
+import { t, pageLang, formatDateTime } from '../js/l10n.js';
 
 const APPROVE_DELAY_MS = 1000;
 const HOLD_MS = 1500;
@@ -149,15 +149,36 @@ function plural(n, one, other, args) {
   return t(new Intl.PluralRules(pageLang()).select(n) === 'one' ? one : other, args);
 }
 
+// Who asked, in the page's language, from what the host recorded; null for a kind this page does not know.
+function askedBy(who) {
+  switch (who && who.kind) {
+    case 'this_desktop': return t('trusted-requester-desktop');
+    case 'kiosk': return t('trusted-requester-kiosk');
+    case 'terminal': return t('trusted-requester-terminal');
+    case 'lan': return t('trusted-requester-lan', {
+      address: who.address,
+      time: formatDateTime(new Date(who.signed_in_at_ms), { dateStyle: 'short', timeStyle: 'short' }),
+      session: who.session,
+    });
+    default: return null;
+  }
+}
+
+// How much the action changes, by its class; the host's English when the class is one this page does not know.
+const RISKS = { read: 'trusted-risk-read', act: 'trusted-risk-act', 'act-high': 'trusted-risk-act-high' };
+
 function draw(request) {
   $('c-summary').replaceChildren(renderCode(request.summary));
-  // Who asked is the host's words, as text only; a LAN user's request is marked as such.
-  setText($('c-requester'), request.requester || t('trusted-requester-unknown'), Boolean(request.requester));
+  // Who asked, as text only; the host's own words when the page cannot write them. A LAN user's request is marked
+  // as such.
+  const asked = askedBy(request.asked_by);
+  if (asked) setText($('c-requester'), asked);
+  else setText($('c-requester'), request.requester || t('trusted-requester-unknown'), Boolean(request.requester));
   const fromLan = request.from_lan === true;
   $('c-lan').hidden = !fromLan;
   $('confirm').classList.toggle('from-lan', fromLan);
   const risk = $('c-risk');
-  risk.textContent = request.risk;
+  setText(risk, RISKS[request.class] ? t(RISKS[request.class]) : request.risk, !RISKS[request.class]);
   risk.className = `risk ${request.class}`;
   $('c-tool').textContent = request.tool;
   $('c-method').textContent = request.rpc_method;

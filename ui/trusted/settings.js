@@ -60,7 +60,8 @@ function draw(view) {
     cls.className = 'class';
     cls.textContent = tool.class === 'read' ? t('trusted-grant-reads') : t('trusted-grant-changes');
     label.append(box, name, cls);
-    label.title = tool.description;
+    // What the tool does, as the model is told it (in English, the model's instructions): data, like its name.
+    name.title = tool.description;
     li.append(label);
     return li;
   }));

@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::agent::{Event, NodeMints, StopReason, TurnSpend};
 use crate::backends::{BackendId, Cost, Message, StepCost};
 use crate::budget::{BudgetReport, ClaudeReport};
-use crate::gate::ConfirmRequest;
+use crate::gate::{ConfirmRequest, Requester};
 use crate::node::Package;
 use crate::pricing::format_usd;
 use crate::store::{AnswerCounts, Conversation, ConversationSummary, EntryKind};
@@ -274,6 +274,8 @@ pub struct PendingView {
     pub backend: String,
     /// Who asked, in the host's words ("this desktop", "a LAN session from 192.168.1.20 (signed in …)").
     pub requester: String,
+    /// Who asked, as data, for the page to write in the owner's language (`requester` is its English).
+    pub asked_by: Requester,
     /// Whether a LAN user asked (the window marks it, so the owner never mistakes it for their own request).
     pub from_lan: bool,
     /// Where the decision goes: `local` (this process's gate) or `lan` (the LAN service, through the kiosk socket).
@@ -317,6 +319,7 @@ impl From<ConfirmRequest> for PendingView {
             risk,
             backend: r.backend.label(),
             requester: r.requester.label(),
+            asked_by: r.requester.clone(),
             from_lan: r.requester.is_lan(),
             route: "local",
             created_at_ms: r.created_at_ms,

@@ -16,6 +16,13 @@ trusted-lan-badge = LAN
 trusted-lan-marker = Ein LAN-Benutzer hat dies im LAN-Chat angefragt, nicht am Bildschirm des Knotens selbst.
 trusted-asked-from = Angefragt von:
 trusted-requester-unknown = vom Host nicht angegeben
+trusted-requester-desktop = dieser Desktop-Rechner
+trusted-requester-kiosk = der eigene Bildschirm des Knotens (Kiosk)
+trusted-requester-terminal = ein Terminal auf diesem Rechner (aiui-cli chat)
+trusted-requester-lan = eine LAN-Sitzung von { $address } (angemeldet { $time }, Sitzung { $session })
+trusted-risk-read = Liest nur den Zustand
+trusted-risk-act = Ändert den Knoten
+trusted-risk-act-high = Ändert den Knoten auf schwer umkehrbare Weise
 trusted-expires-in = Läuft ab in
 trusted-expiry-clock = { $minutes }:{ $seconds }
 trusted-expiry-expired = abgelaufen
@@ -103,6 +110,7 @@ trusted-price-set-by-you = von Ihnen festgelegt
 trusted-price-hint = Korrigieren Sie einen Preis oder fügen Sie ein Modell hinzu: Ihr Preis ersetzt ab der nächsten Anfrage den mitgelieferten.
 trusted-price-save = Preis speichern
 trusted-price-saved = Ihr Preis für { $model } ist gespeichert. Er gilt ab der nächsten Anfrage.
+trusted-price-long-context = Über { $above } Eingabe-Tokens: { $input } Eingabe, { $output } Ausgabe, { $cacheWrite } Cache schreiben, { $cacheRead } Cache lesen
 
 ## Das Budget für bezahlte Hilfe (Routstr), in Sats.
 

@@ -18,6 +18,15 @@ trusted-lan-badge = LAN
 trusted-lan-marker = A LAN user asked for this in the LAN chat, not on the node's own screen.
 trusted-asked-from = Asked from:
 trusted-requester-unknown = not said by the host
+# Who asked for the action. $address is an IP address, $time when they signed in, $session a short id.
+trusted-requester-desktop = this desktop
+trusted-requester-kiosk = the node's own screen (kiosk)
+trusted-requester-terminal = a terminal on this machine (aiui-cli chat)
+trusted-requester-lan = a LAN session from { $address } (signed in { $time }, session { $session })
+# How much the action changes, by its kind.
+trusted-risk-read = Reads state only
+trusted-risk-act = Changes the node
+trusted-risk-act-high = Changes the node in a way that is hard to undo
 trusted-expires-in = Expires in
 # The time left, as minutes:seconds ($seconds always has two digits).
 trusted-expiry-clock = { $minutes }:{ $seconds }
@@ -110,6 +119,8 @@ trusted-price-set-by-you = set by you
 trusted-price-hint = Correct a price, or add a model: your price replaces the shipped one from the next request.
 trusted-price-save = Save price
 trusted-price-saved = Saved your price for { $model }. It applies from the next request.
+# On a model's name: its prices for a long request. $above is a number of tokens, the rest amounts written out.
+trusted-price-long-context = Above { $above } input tokens: { $input } input, { $output } output, { $cacheWrite } cache write, { $cacheRead } cache read
 
 ## The allowance for paid help (Routstr), in sats. $local and $builtin are numbers of answers.
 

@@ -15,6 +15,13 @@ trusted-lan-badge = LAN
 trusted-lan-marker = Un usuario de la LAN pidió esto en el chat de la LAN, no en la pantalla del propio nodo.
 trusted-asked-from = Pedido desde:
 trusted-requester-unknown = el host no lo indicó
+trusted-requester-desktop = este escritorio
+trusted-requester-kiosk = la propia pantalla del nodo (quiosco)
+trusted-requester-terminal = un terminal en esta máquina (aiui-cli chat)
+trusted-requester-lan = una sesión LAN desde { $address } (inició sesión { $time }, sesión { $session })
+trusted-risk-read = Solo lee el estado
+trusted-risk-act = Cambia el nodo
+trusted-risk-act-high = Cambia el nodo de un modo difícil de deshacer
 trusted-expires-in = Caduca en
 trusted-expiry-clock = { $minutes }:{ $seconds }
 trusted-expiry-expired = caducada
@@ -102,6 +109,7 @@ trusted-price-set-by-you = fijado por usted
 trusted-price-hint = Corrija un precio o añada un modelo: su precio sustituye al incluido a partir de la próxima petición.
 trusted-price-save = Guardar el precio
 trusted-price-saved = Se guardó su precio para { $model }. Se aplica desde la próxima petición.
+trusted-price-long-context = Por encima de { $above } tokens de entrada: { $input } de entrada, { $output } de salida, { $cacheWrite } de escritura en caché, { $cacheRead } de lectura de caché
 
 ## El presupuesto para la ayuda de pago (Routstr), en sats.
 
