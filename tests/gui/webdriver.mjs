@@ -270,6 +270,18 @@ async function until(what, probe, timeoutMs = 20000, everyMs = 100) {
   }
 }
 
+// Waits for the devnode's lnd to go restarting -> running, as the current window reads the package list; returns
+// the states seen on the way.
+async function lndRestartSeen() {
+  const seen = [];
+  await until('lnd to go restarting -> running', async () => {
+    const state = await run(wrap(`const apps = await window.__TAURI__.core.invoke('node_packages'); return apps.find((p) => p.id === 'lnd').state;`));
+    if (seen[seen.length - 1] !== state) seen.push(state);
+    return seen.includes('restarting') && state === 'running';
+  }, 15000, 50);
+  return seen;
+}
+
 async function screenshot(name) {
   fs.mkdirSync(shots, { recursive: true });
   // Two frames and a breath, so a window just raised (the kiosk's full-screen trusted window) is painted.
@@ -681,12 +693,7 @@ try {
   check(afterDecision.focus === 'nothing-title' && afterDecision.result.startsWith('Approved: '), `the result is shown and focused nearby (${JSON.stringify(afterDecision)})`);
 
   await focus('main');
-  const seen = [];
-  await until('lnd to go restarting -> running', async () => {
-    const state = await run(wrap(`const apps = await window.__TAURI__.core.invoke('node_packages'); return apps.find((p) => p.id === 'lnd').state;`));
-    if (seen[seen.length - 1] !== state) seen.push(state);
-    return seen.includes('restarting') && state === 'running';
-  }, 15000, 50);
+  const seen = await lndRestartSeen();
   log('lnd states seen:', seen.join(' -> '));
   await until('the final answer', () => run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].some((m) => m.textContent.includes('lnd is restarting now'));`)));
   check(await run(wrap(`return [...document.querySelectorAll('#messages .card h3')].some((h) => h.textContent === 'Action done');`)), 'the action receipt is drawn as a card');
@@ -898,7 +905,6 @@ if (!failure) {
     log('fresh-machine kiosk session', sid);
     const focus = focuser();
     const focusedId = () => run(wrap('return document.activeElement && document.activeElement.id;'));
-    const lndState = () => run(wrap(`const apps = await window.__TAURI__.core.invoke('node_packages'); return apps.find((p) => p.id === 'lnd').state;`));
     await focus('main');
     await until('the chat page', () => run(wrap(`return document.readyState === 'complete' && document.activeElement === document.getElementById('composer-input');`)));
     check(await run(wrap(`return document.body.classList.contains('kiosk');`)), 'the chat window is in kiosk layout');
@@ -961,12 +967,7 @@ if (!failure) {
     await press(KEY.enter);
     log('approved with the keyboard');
     await focus('main');
-    const seen = [];
-    await until('lnd to go restarting -> running', async () => {
-      const state = await lndState();
-      if (seen[seen.length - 1] !== state) seen.push(state);
-      return seen.includes('restarting') && state === 'running';
-    }, 15000, 50);
+    const seen = await lndRestartSeen();
     log('lnd states seen (built-in leg):', seen.join(' -> '));
     await until('the built-in answer', () => run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].some((m) => m.textContent.includes('Done: restart of lnd'));`)));
     await until('the turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') === 'false';`)));
@@ -1230,7 +1231,6 @@ if (!failure) {
     const focus = focuser();
     const el = async (css) => Object.values(await wd('POST', s('/element'), { using: 'css selector', value: css }))[0];
     const focusedId = () => run(wrap('return document.activeElement && document.activeElement.id;'));
-    const lndState = () => run(wrap(`const apps = await window.__TAURI__.core.invoke('node_packages'); return apps.find((p) => p.id === 'lnd').state;`));
     const lang = () => run(wrap('return document.readyState === "complete" ? document.documentElement.lang : null;'));
     await focus('main');
     await until('the chat page in English', async () => await lang() === 'en');
@@ -1266,12 +1266,7 @@ if (!failure) {
     await until('Approve to be available', () => run(wrap(`return document.getElementById('approve').getAttribute('aria-disabled') === 'false';`)), 10000);
     await wd('POST', s(`/element/${await el('#approve')}/click`), {});
     await focus('main');
-    const seen = [];
-    await until('lnd to go restarting -> running', async () => {
-      const state = await lndState();
-      if (seen[seen.length - 1] !== state) seen.push(state);
-      return seen.includes('restarting') && state === 'running';
-    }, 15000, 50);
+    const seen = await lndRestartSeen();
     log('lnd states seen (German):', seen.join(' -> '));
     await until('the turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') === 'false';`)), 20000);
     await screenshot('german-chat.png');
