@@ -1269,6 +1269,12 @@ if (!failure) {
     const seen = await lndRestartSeen();
     log('lnd states seen (German):', seen.join(' -> '));
     await until('the turn to end', () => run(wrap(`return document.getElementById('send').getAttribute('aria-disabled') === 'false';`)), 20000);
+    // What the node did is said in German too: the receipt's outcome and the built-in leg's answer from it.
+    const outcome = await run(wrap(`const dt = [...document.querySelectorAll('#messages dl.kv dt')].find((d) => d.textContent === 'Ergebnis');
+      return dt ? dt.nextElementSibling.textContent : null;`));
+    check(outcome && outcome.startsWith('angenommen '), `the receipt says in German that the node accepted (${outcome})`);
+    const answers = await run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].map((m) => m.textContent).join(' | ');`));
+    check(answers.includes('Erledigt: Neustart von lnd angenommen'), `the built-in leg's answer is German (${answers})`);
     await screenshot('german-chat.png');
     await axe('the chat window in German after an approved action');
     log('PASSED (German: chat, summary, Deny first, approved, lnd restarted)');

@@ -61,6 +61,13 @@ const percent = (value, digits) => t('chat-percent', { percent: formatNumber(Num
 const progressOf = (info) => info.verificationprogress
   ?? (info.headers ? Math.min(1, Number(info.blocks) / Number(info.headers)) : null);
 
+// The node accepted the act: said in the owner's words, with the state it then reported as the node's own. A receipt
+// stored before the state was kept (its outcome is English prose) is shown as it was stored.
+function receiptOutcome(s) {
+  if (s.state != null) return el('span', {}, t('chat-outcome-accepted'), ' ', stateChip(s.state));
+  return s.outcome === 'accepted' ? t('chat-outcome-accepted') : data(codeSpans(s.outcome));
+}
+
 const RENDERERS = {
   package_list: (s) => card(t('chat-card-apps'), table([t('chat-field-app'), t('chat-field-version'), t('chat-field-state')],
     (s.packages || []).map((p) => [data(`${p.title || p.id}`), data(p.version || ''), stateChip(p.state)]))),
@@ -94,7 +101,7 @@ const RENDERERS = {
   action_receipt: (s) => card(t('chat-card-action'), kv([
     [t('chat-field-app'), data(s.app)], [t('chat-field-action'), data(s.tool)],
     [t('chat-field-node-method'), el('code', { translate: 'no' }, s.rpc_method)],
-    [t('chat-field-outcome'), data(codeSpans(s.outcome))],
+    [t('chat-field-outcome'), receiptOutcome(s)],
     // The LAN chat gets no request id (it is the trusted side's): the row is left out there.
     ...(s.request_id ? [[t('chat-field-confirmation'), el('code', { translate: 'no' }, String(s.request_id).slice(0, 12))]] : []),
   ])),

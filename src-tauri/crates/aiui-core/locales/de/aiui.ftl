@@ -111,7 +111,16 @@ builtin-done =
         [install] Installation
         [uninstall] Deinstallation
        *[other] { $action }
-    } von { $app }: { $outcome }.
+    } von { $app } angenommen.
+builtin-done-now =
+    Erledigt: { $action ->
+        [start] Start
+        [stop] Stopp
+        [restart] Neustart
+        [install] Installation
+        [uninstall] Deinstallation
+       *[other] { $action }
+    } von { $app } angenommen; Zustand von `{ $app }` jetzt: { $state }.
 builtin-did-you-mean = Meinten Sie: { $choices }?
 builtin-or = {" oder "}
 # Ein Auslassungszeichen statt „eine App“: Es passt in jede Wendung unten, ohne Fall und Artikel.
@@ -193,3 +202,32 @@ suggest-running = Was läuft gerade?
 suggest-start = Starte { $app }
 suggest-restart = Starte { $app } neu
 suggest-system = Wie steht es um das System?
+
+## Der Routstr-Zweig: was aus einer bezahlten Anfrage wurde und wo das Geld des Besitzers jetzt ist.
+
+routstr-no-answer-in-time = { $provider } hat nicht innerhalb von { $after } geantwortet; { $verdict }
+routstr-unreachable = { $provider } war nicht erreichbar; { $verdict }
+routstr-broke-off = { $provider } hat die Anfrage abgebrochen ({ $error }); { $verdict }
+routstr-answered = { $provider } hat mit { $detail } geantwortet; { $verdict }
+routstr-answer-lost = { $provider } wurde bezahlt, aber seine Antwort kam nie vollständig an
+routstr-answer-lost-change-kept = { $provider } wurde bezahlt, aber seine Antwort kam nie vollständig an; das gesendete Wechselgeld wurde behalten
+routstr-redeemed-and-refused = { $provider } hat mit 402 geantwortet, die Zahlung aber behalten; { $verdict }.
+routstr-not-taken-back-yet = { $provider } hat mit 402 geantwortet, und sein Token konnte noch nicht zurückgeholt werden ({ $error }); es bleibt verbucht und wird beim nächsten Abgleich (reconcile) zurückgeholt.
+routstr-asked-more-after-redeeming = { $provider } hat mehr verlangt, nachdem es die Zahlung eingelöst hatte; es wurde nicht noch einmal bezahlt, und die erste Zahlung bleibt für ihre Erstattung verbucht (aiui-cli wallet reconcile)
+routstr-asked-too-much =
+    { $provider } hat { $required } Sats verlangt, mehr als das { $factor }-Fache der { $estimate } Sats, die sein angekündigter Preis ergibt; es wurde nicht bezahlt und wird { $minutes ->
+        [one] für die nächste Minute
+       *[other] für die nächsten { $minutes } Minuten
+    } übergangen
+routstr-refused-twice = der Anbieter hat die Zahlung zweimal abgelehnt; sie wurde kein drittes Mal bezahlt
+routstr-no-common-mint = Ich konnte nicht bezahlen: Keine Mint ist sowohl in den Budget-Einstellungen akzeptiert als auch vom Anbieter aufgeführt, deshalb habe ich hier aufgehört. Es wurde nichts ausgegeben.
+routstr-too-little-ecash = Ich konnte die { $price } Sats, die diese Anfrage kosten kann, nicht bezahlen: Die Wallet hält bei den akzeptierten Mints zu wenig Ecash, deshalb habe ich hier aufgehört. Es wurde nichts ausgegeben. Der Besitzer kann die Wallet im Einstellungsfenster von AIUI aufladen (oder mit `aiui-cli wallet invoice`).
+routstr-mint-down = Ich konnte nicht bezahlen: { $error }. Es wurde nichts ausgegeben, deshalb habe ich hier aufgehört; versuchen Sie es wieder, wenn die Mint erreichbar ist.
+routstr-not-paid = Ich konnte nicht bezahlen: { $error }. Es wurde nichts ausgegeben, deshalb habe ich hier aufgehört.
+routstr-verdict-unspent = das Token wurde nicht ausgegeben und ist wieder in der Wallet
+routstr-verdict-refunded = die Zahlung wurde erstattet
+routstr-verdict-refund-void = seine Erstattung zählte nicht
+routstr-verdict-provider-refunded = der Anbieter hat die Zahlung erstattet
+routstr-verdict-provider-refunded-part = der Anbieter hat einen Teil der Zahlung erstattet ({ $spent } der { $paid } Sats gelten als ausgegeben)
+routstr-verdict-provider-refund-void = die Erstattung des Anbieters zählte nicht
+routstr-verdict-kept-in-ledger = die Zahlung bleibt im Kassenbuch; ihre Erstattung wird im Hintergrund erneut erfragt (und mit `aiui-cli wallet reconcile`), und der Besitzer erfährt es, wenn sie abgeschrieben wird

@@ -146,6 +146,7 @@ chat-field-trusted = Vertraut
 chat-field-action = Aktion
 chat-field-node-method = Methode des Knotens
 chat-field-outcome = Ergebnis
+chat-outcome-accepted = angenommen
 chat-field-confirmation = Bestätigung
 chat-bar-verification = Fortschritt der Prüfung
 chat-bar-disk = Belegte Festplatte

@@ -105,9 +105,26 @@ builtin-sys-no-figures = The node sent no system figures.
 builtin-sys-figures = { $figures }.
 builtin-mints-none = The node accepts no Cashu mints yet.
 builtin-mints = The node accepts { $count } Cashu mint(s): { $urls }.
-# $action is the tool's verb (start, stop, restart, install, uninstall, or another tool's); $outcome is what the
-# node reported, as the tool put it.
-builtin-done = Done: { $action } of { $app } { $outcome }.
+# $action is the tool's verb: the five the catalogue names, or another tool's as it spells it; $app the app's id.
+builtin-done =
+    Done: { $action ->
+        [start] start
+        [stop] stop
+        [restart] restart
+        [install] install
+        [uninstall] uninstall
+       *[other] { $action }
+    } of { $app } accepted.
+# The same, with the app's state the node reported afterwards ($state: one of the state- messages).
+builtin-done-now =
+    Done: { $action ->
+        [start] start
+        [stop] stop
+        [restart] restart
+        [install] install
+        [uninstall] uninstall
+       *[other] { $action }
+    } of { $app } accepted; `{ $app }` is now { $state }.
 # Asking between one-tap choices; $choices are intent- texts joined with builtin-or.
 builtin-did-you-mean = Did you mean: { $choices }?
 builtin-or = {", or "}
@@ -195,3 +212,36 @@ suggest-running = What is running?
 suggest-start = Start { $app }
 suggest-restart = Restart { $app }
 suggest-system = How is the system doing?
+
+## The Routstr leg: what happened to a paid request and where the owner's money is now (backends/routstr/told.rs).
+## $provider is the provider's label as discovery made it; $detail, $error are the provider's or the wallet's own
+## words. $verdict is one of the routstr-verdict- messages; $after a duration, formatted ("30 s", "2.6 s").
+
+routstr-no-answer-in-time = { $provider } did not answer within { $after }; { $verdict }
+routstr-unreachable = { $provider } could not be reached; { $verdict }
+routstr-broke-off = { $provider } broke off the request ({ $error }); { $verdict }
+routstr-answered = { $provider } answered { $detail }; { $verdict }
+routstr-answer-lost = { $provider } was paid but its answer never arrived whole
+routstr-answer-lost-change-kept = { $provider } was paid but its answer never arrived whole; the change it sent was kept
+routstr-redeemed-and-refused = { $provider } answered 402 but kept the payment; { $verdict }.
+routstr-not-taken-back-yet = { $provider } answered 402, and its token could not be taken back yet ({ $error }); it stays recorded and is taken back by the next reconcile.
+routstr-asked-more-after-redeeming = { $provider } asked for more after it had redeemed the payment; it was not paid again, and the first payment is kept for its refund (aiui-cli wallet reconcile)
+# $factor is how many times the estimate a provider may ask for; $minutes how long it is now skipped.
+routstr-asked-too-much =
+    { $provider } asked for { $required } sats, more than { $factor }× the { $estimate } sats its advertised price comes to; it was not paid and is skipped for the next { $minutes ->
+        [one] minute
+       *[other] { $minutes } minutes
+    }
+routstr-refused-twice = the provider refused the payment twice; it was not paid a third time
+routstr-no-common-mint = I could not pay: no mint is both accepted in the allowance settings and listed by the provider, so I stopped here. Nothing was spent.
+routstr-too-little-ecash = I could not pay the { $price } sats this request may cost: the wallet holds too little ecash at the accepted mints, so I stopped here. Nothing was spent. The owner can fund the wallet in AIUI's settings window (or with `aiui-cli wallet invoice`).
+routstr-mint-down = I could not pay: { $error }. Nothing was spent, so I stopped here; try again when the mint is back.
+routstr-not-paid = I could not pay: { $error }. Nothing was spent, so I stopped here.
+routstr-verdict-unspent = the token was not spent and is back in the wallet
+routstr-verdict-refunded = the payment was refunded
+routstr-verdict-refund-void = its refund did not count
+routstr-verdict-provider-refunded = the provider refunded the payment
+# $spent of the $paid sats count as spent.
+routstr-verdict-provider-refunded-part = the provider refunded part of the payment ({ $spent } of the { $paid } sats count as spent)
+routstr-verdict-provider-refund-void = the provider's refund did not count
+routstr-verdict-kept-in-ledger = the payment is kept in the ledger; its refund is asked for again in the background (and by `aiui-cli wallet reconcile`), and the owner is told if it is written off

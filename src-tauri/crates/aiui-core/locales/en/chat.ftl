@@ -160,6 +160,8 @@ chat-field-trusted = Trusted
 chat-field-action = Action
 chat-field-node-method = Node method
 chat-field-outcome = Outcome
+# What the node did with an approved act; the state it then reported follows, as the node named it.
+chat-outcome-accepted = accepted
 chat-field-confirmation = Confirmation
 chat-bar-verification = Verification progress
 chat-bar-disk = Disk used

@@ -111,7 +111,16 @@ builtin-done =
         [install] instalación
         [uninstall] desinstalación
        *[other] { $action }
-    } de { $app }: { $outcome }.
+    } de { $app } aceptado.
+builtin-done-now =
+    Hecho: { $action ->
+        [start] inicio
+        [stop] detención
+        [restart] reinicio
+        [install] instalación
+        [uninstall] desinstalación
+       *[other] { $action }
+    } de { $app } aceptado; estado de `{ $app }` ahora: { $state }.
 builtin-did-you-mean = ¿Quiso decir: { $choices }?
 builtin-or = {" o "}
 builtin-an-app = una app
@@ -192,3 +201,32 @@ suggest-running = ¿Qué está en marcha?
 suggest-start = Inicia { $app }
 suggest-restart = Reinicia { $app }
 suggest-system = ¿Cómo está el sistema?
+
+## El tramo de Routstr: qué pasó con una petición pagada y dónde está ahora el dinero del propietario.
+
+routstr-no-answer-in-time = { $provider } no respondió en { $after }; { $verdict }
+routstr-unreachable = no se pudo contactar con { $provider }; { $verdict }
+routstr-broke-off = { $provider } cortó la petición ({ $error }); { $verdict }
+routstr-answered = { $provider } respondió { $detail }; { $verdict }
+routstr-answer-lost = { $provider } cobró, pero su respuesta nunca llegó completa
+routstr-answer-lost-change-kept = { $provider } cobró, pero su respuesta nunca llegó completa; se guardó el cambio que envió
+routstr-redeemed-and-refused = { $provider } respondió 402 pero se quedó con el pago; { $verdict }.
+routstr-not-taken-back-yet = { $provider } respondió 402 y su token aún no se pudo recuperar ({ $error }); queda registrado y se recupera en la próxima conciliación (reconcile).
+routstr-asked-more-after-redeeming = { $provider } pidió más después de haber cobrado el pago; no se le pagó otra vez, y el primer pago queda registrado para su reembolso (aiui-cli wallet reconcile)
+routstr-asked-too-much =
+    { $provider } pidió { $required } sats, más de { $factor } veces los { $estimate } sats que da su precio anunciado; no se le pagó y se omite { $minutes ->
+        [one] durante el próximo minuto
+       *[other] durante los próximos { $minutes } minutos
+    }
+routstr-refused-twice = el proveedor rechazó el pago dos veces; no se pagó una tercera vez
+routstr-no-common-mint = No pude pagar: ninguna mint está a la vez aceptada en los ajustes del presupuesto y listada por el proveedor, así que me detuve aquí. No se gastó nada.
+routstr-too-little-ecash = No pude pagar los { $price } sats que puede costar esta petición: la cartera tiene muy poco ecash en las mints aceptadas, así que me detuve aquí. No se gastó nada. El propietario puede recargar la cartera en la ventana de ajustes de AIUI (o con `aiui-cli wallet invoice`).
+routstr-mint-down = No pude pagar: { $error }. No se gastó nada, así que me detuve aquí; inténtelo de nuevo cuando la mint vuelva a responder.
+routstr-not-paid = No pude pagar: { $error }. No se gastó nada, así que me detuve aquí.
+routstr-verdict-unspent = el token no se gastó y está de vuelta en la cartera
+routstr-verdict-refunded = el pago fue reembolsado
+routstr-verdict-refund-void = su reembolso no contó
+routstr-verdict-provider-refunded = el proveedor reembolsó el pago
+routstr-verdict-provider-refunded-part = el proveedor reembolsó parte del pago ({ $spent } de los { $paid } sats cuentan como gastados)
+routstr-verdict-provider-refund-void = el reembolso del proveedor no contó
+routstr-verdict-kept-in-ledger = el pago queda en el libro de cuentas; su reembolso se vuelve a pedir en segundo plano (y con `aiui-cli wallet reconcile`), y se avisa al propietario si se da por perdido

@@ -147,6 +147,7 @@ chat-field-trusted = De confianza
 chat-field-action = Acción
 chat-field-node-method = Método del nodo
 chat-field-outcome = Resultado
+chat-outcome-accepted = aceptado
 chat-field-confirmation = Confirmación
 chat-bar-verification = Progreso de la verificación
 chat-bar-disk = Disco usado

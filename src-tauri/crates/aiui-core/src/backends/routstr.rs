@@ -6,6 +6,7 @@
 //! exactly one ledger verdict: change settled, token reclaimed, refund taken, or kept in flight for reconcile.
 
 pub(crate) mod probe;
+mod told;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -15,6 +16,7 @@ use reqwest::header::HeaderValue;
 use serde_json::Value;
 
 pub use probe::{ModelPrice, ProbedProvider, short_key};
+pub(crate) use told::{Told, Verdict};
 
 use super::format::openai as wire;
 use super::{BackendError, BackendId, ChatRequest, Cost, Turn};
@@ -292,26 +294,27 @@ impl Routstr {
                     notices,
                     BackendError::Unavailable {
                         backend: NAME.into(),
-                        reason: format!(
-                            "{} asked for more after it had redeemed the payment; it was not paid again, and the first \
-                         payment is kept for its refund (aiui-cli wallet reconcile)",
-                            provider.label()
-                        ),
+                        reason: Told::AskedMoreAfterRedeeming { provider: &provider.label() }.text(locale),
                     },
                 ));
             }
             let bound = estimate.saturating_mul(MAX_REPRICE_FACTOR);
             if required_sats > bound {
                 self.probes.mark_broken(&provider);
-                return Err(self.finish(notices, BackendError::Unavailable {
-                    backend: NAME.into(),
-                    reason: format!(
-                        "{} asked for {required_sats} sats, more than {MAX_REPRICE_FACTOR}× the {estimate} sats its \
-                         advertised price comes to; it was not paid and is skipped for the next {} minutes",
-                        provider.label(),
-                        self.probes.ttl().as_secs().div_ceil(60)
-                    ),
-                }));
+                return Err(self.finish(
+                    notices,
+                    BackendError::Unavailable {
+                        backend: NAME.into(),
+                        reason: Told::AskedTooMuch {
+                            provider: &provider.label(),
+                            required: required_sats,
+                            factor: MAX_REPRICE_FACTOR,
+                            estimate,
+                            skipped_minutes: self.probes.ttl().as_secs().div_ceil(60),
+                        }
+                        .text(locale),
+                    },
+                ));
             }
             self.probes.learn_price(&provider, estimate, required_sats);
             tracing::info!(provider = %provider.label(), required_sats, "provider asked for more; retrying once");
@@ -320,10 +323,7 @@ impl Routstr {
             if let Exchange::PaymentRequired { .. } = outcome {
                 return Err(self.finish(
                     notices,
-                    BackendError::PaymentRequired {
-                        backend: NAME.into(),
-                        reason: "the provider refused the payment twice; it was not paid a third time".into(),
-                    },
+                    BackendError::PaymentRequired { backend: NAME.into(), reason: Told::RefusedTwice.text(locale) },
                 ));
             }
         }
@@ -393,20 +393,18 @@ impl Routstr {
             Ok(response) => response,
             Err(e) => {
                 // We cannot know whether the provider received and redeemed the token: ask the mint.
-                let what = if e.is_timeout() {
-                    format!("did not answer within {}", seconds(self.config.request_timeout))
-                } else if e.is_connect() {
-                    "could not be reached".to_owned()
-                } else {
-                    format!("broke off the request ({e})")
-                };
                 let verdict = self.recover(&payment, notices).await;
+                let label = provider.label();
+                let told = if e.is_timeout() {
+                    Told::NoAnswerInTime { provider: &label, after: self.config.request_timeout, verdict }
+                } else if e.is_connect() {
+                    Told::Unreachable { provider: &label, verdict }
+                } else {
+                    Told::BrokeOff { provider: &label, error: e.to_string(), verdict }
+                };
                 return Err(self.finish(
                     std::mem::take(notices),
-                    BackendError::Unavailable {
-                        backend: NAME.into(),
-                        reason: format!("{} {what}; {verdict}", provider.label()),
-                    },
+                    BackendError::Unavailable { backend: NAME.into(), reason: told.text(locale) },
                 ));
             }
         };
@@ -438,11 +436,8 @@ impl Routstr {
                     std::mem::take(notices),
                     BackendError::Protocol {
                         backend: NAME.into(),
-                        detail: format!(
-                            "{} was paid but its answer never arrived whole{}",
-                            provider.label(),
-                            if change.is_some() { "; the change it sent was kept" } else { "" }
-                        ),
+                        detail: Told::AnswerLost { provider: &provider.label(), change_kept: change.is_some() }
+                            .text(locale),
                     },
                 )),
             };
@@ -457,7 +452,7 @@ impl Routstr {
                 Err(e @ PayError::AlreadySpent) => {
                     tracing::warn!(error = %e, "a token refused with 402 was redeemed by the provider");
                     let verdict = self.recover(&payment, notices).await;
-                    let notice = format!("{} answered 402 but kept the payment; {verdict}.", provider.label());
+                    let notice = Told::RedeemedAndRefused { provider: &provider.label(), verdict }.text(locale);
                     // Kept where every surface reads it: folded into an error that falls through, it would be lost.
                     self.payments.keep_notices(std::slice::from_ref(&notice));
                     notices.push(notice);
@@ -466,11 +461,8 @@ impl Routstr {
                 Err(e) => {
                     tracing::warn!(error = %e, "a token refused with 402 could not be taken back yet");
                     self.payments.keep_in_flight(&payment).await;
-                    let notice = format!(
-                        "{} answered 402, and its token could not be taken back yet ({e}); it stays recorded and is \
-                         taken back by the next reconcile.",
-                        provider.label()
-                    );
+                    let notice =
+                        Told::NotTakenBackYet { provider: &provider.label(), error: e.to_string() }.text(locale);
                     self.payments.keep_notices(std::slice::from_ref(&notice));
                     notices.push(notice);
                     false
@@ -483,10 +475,10 @@ impl Routstr {
         let refund = error.pointer("/error/refund_token").and_then(Value::as_str).map(str::to_owned).or(change);
         let verdict = match refund {
             Some(token) => match self.payments.take_refund(&payment, &token).await {
-                Ok(settlement) if settlement.warning.is_none() => "the payment was refunded".to_owned(),
+                Ok(settlement) if settlement.warning.is_none() => Verdict::Refunded,
                 Ok(settlement) => {
                     notices.extend(settlement.warning);
-                    "its refund did not count".to_owned()
+                    Verdict::RefundVoid
                 }
                 Err(e) => {
                     tracing::warn!(error = %e, "the refund token could not be received");
@@ -495,48 +487,36 @@ impl Routstr {
             },
             None => self.recover(&payment, notices).await,
         };
+        let told = Told::Answered { provider: &provider.label(), detail, verdict };
         Err(self.finish(
             std::mem::take(notices),
-            BackendError::Unavailable {
-                backend: NAME.into(),
-                reason: format!("{} answered {detail}; {verdict}", provider.label()),
-            },
+            BackendError::Unavailable { backend: NAME.into(), reason: told.text(locale) },
         ))
     }
 
     /// The stop message when no token was built: the allowance, or the wallet, said no. Nothing was spent.
     fn not_paid_message(&self, not_paid: NotPaid, price: u64, locale: Locale) -> String {
-        const FUND: &str =
-            "The owner can fund the wallet in AIUI's settings window (or with `aiui-cli wallet invoice`).";
-        match not_paid {
-            NotPaid::Unaffordable => stop_message(locale, &self.payments.budget().get(), Some(price)),
-            NotPaid::NoCommonMint => {
-                "I could not pay: no mint is both accepted in the allowance settings and listed by the provider, so I \
-                 stopped here. Nothing was spent."
-                    .into()
-            }
-            NotPaid::Wallet(PayError::InsufficientFunds { .. }) => format!(
-                "I could not pay the {price} sats this request may cost: the wallet holds too little ecash at the \
-                 accepted mints, so I stopped here. Nothing was spent. {FUND}"
-            ),
+        let told = match not_paid {
+            NotPaid::Unaffordable => return stop_message(locale, &self.payments.budget().get(), Some(price)),
+            NotPaid::NoCommonMint => Told::NoCommonMint,
+            NotPaid::Wallet(PayError::InsufficientFunds { .. }) => Told::TooLittleEcash { price },
             NotPaid::Wallet(
                 e @ (PayError::MintUnreachable { .. }
                 | PayError::Timeout
                 | PayError::Mint { .. }
                 | PayError::MintUnclear { .. }),
-            ) => {
-                format!("I could not pay: {e}. Nothing was spent, so I stopped here; try again when the mint is back.")
-            }
-            NotPaid::Wallet(e) => format!("I could not pay: {e}. Nothing was spent, so I stopped here."),
-        }
+            ) => Told::MintDown { error: e.to_string() },
+            NotPaid::Wallet(e) => Told::NotPaid { error: e.to_string() },
+        };
+        told.text(locale)
     }
 
     /// After an unclear outcome: reclaim the token if the mint says it is unspent; if it was spent, ask the
     /// provider's refund endpoint (honouring 425 a few times); else leave it in flight for `reconcile`, which keeps
     /// asking across runs.
-    async fn recover(&self, payment: &Payment, notices: &mut Vec<String>) -> String {
+    async fn recover(&self, payment: &Payment, notices: &mut Vec<String>) -> Verdict {
         if self.payments.reclaim(payment).await.is_ok() {
-            return "the token was not spent and is back in the wallet".into();
+            return Verdict::Unspent;
         }
         let entry_endpoint = self.payments.endpoint_of(payment);
         if let (Some(endpoint), Some(client)) = (entry_endpoint, self.payments.refund_client()) {
@@ -545,14 +525,14 @@ impl Routstr {
                     RefundAnswer::Token(token) => match self.payments.take_refund(payment, token.expose()).await {
                         Ok(settlement) => {
                             return match settlement.warning {
-                                None if settlement.spent_sats == 0 => "the provider refunded the payment".into(),
-                                None => format!(
-                                    "the provider refunded part of the payment ({} of the {} sats count as spent)",
-                                    settlement.spent_sats, payment.amount_sats
-                                ),
+                                None if settlement.spent_sats == 0 => Verdict::ProviderRefunded,
+                                None => Verdict::ProviderRefundedPart {
+                                    spent: settlement.spent_sats,
+                                    paid: payment.amount_sats,
+                                },
                                 Some(warning) => {
                                     notices.push(warning);
-                                    "the provider's refund did not count".into()
+                                    Verdict::ProviderRefundVoid
                                 }
                             };
                         }
@@ -575,9 +555,7 @@ impl Routstr {
             }
         }
         self.payments.keep_in_flight(payment).await;
-        "the payment is kept in the ledger; its refund is asked for again in the background (and by \
-         `aiui-cli wallet reconcile`), and the owner is told if it is written off"
-            .into()
+        Verdict::KeptInLedger
     }
 }
 
@@ -624,20 +602,8 @@ fn protocol(detail: &str) -> BackendError {
     BackendError::Protocol { backend: NAME.into(), detail: detail.to_owned() }
 }
 
-/// A duration as the owner reads it: whole seconds when it is whole, else one decimal ("2.6 s", not "2 s").
-fn seconds(d: Duration) -> String {
-    if d.subsec_millis() == 0 { format!("{} s", d.as_secs()) } else { format!("{:.1} s", d.as_secs_f64()) }
-}
-
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn a_timeout_is_said_as_it_was_set() {
-        use std::time::Duration;
-        assert_eq!(super::seconds(Duration::from_millis(2_600)), "2.6 s");
-        assert_eq!(super::seconds(Duration::from_secs(30)), "30 s");
-    }
-
     use std::collections::HashMap;
 
     use super::*;

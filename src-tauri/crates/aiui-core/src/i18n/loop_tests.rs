@@ -9,14 +9,15 @@ use serde_json::json;
 use super::{Locale, text};
 use crate::backends::builtin::{Decision, Intent, answers, decide};
 use crate::backends::chain::{ENABLE_A_LEG, NoBackend};
+use crate::backends::routstr::{Told, Verdict};
 use crate::budget::{BudgetReport, ClaudeReport, Period, pass_over_message, stop_message};
 use crate::node::Package;
 
 /// Words in these cases that come from the node, a leg or the call, not from the catalogue: the pseudo-locale
 /// leaves them as they are.
 const NOT_CATALOGUE: &str = "LND lnd Electrs Bitcoin Knots Fedimint Guardian main zap healthy https example \
-    kaputt accepted now restarting restart SmolLM2 Claude Ollama local model connection refused timed out package \
-    allowance used";
+    kaputt restart SmolLM2 Claude Ollama local model connection refused timed out package \
+    allowance used HTTP";
 
 struct Case {
     name: &'static str,
@@ -289,10 +290,22 @@ const CASES: &[Case] = &[
             result(
                 l,
                 json!({"kind": "action_receipt", "request_id": "r", "tool": "package_restart",
-            "rpc_method": "package.restart", "app": "lnd", "outcome": "accepted; `lnd` is now restarting"}),
+            "rpc_method": "package.restart", "app": "lnd", "outcome": "accepted; `lnd` is now restarting",
+            "state": "restarting"}),
             )
         },
         en: "Done: restart of lnd accepted; `lnd` is now restarting.",
+    },
+    Case {
+        name: "receipt without a state",
+        render: |l| {
+            result(
+                l,
+                json!({"kind": "action_receipt", "request_id": "r", "tool": "package_stop",
+            "rpc_method": "package.stop", "app": "lnd", "outcome": "accepted"}),
+            )
+        },
+        en: "Done: stop of lnd accepted.",
     },
     Case {
         name: "which app",
@@ -396,6 +409,132 @@ const CASES: &[Case] = &[
         en: "[Cut off: the backend stopped answering here.]",
     },
     Case { name: "mark stopped", render: |l| agent(l, "mark-stopped"), en: "[Stopped by you here.]" },
+    Case {
+        name: "routstr no answer in time",
+        render: |l| {
+            let after = std::time::Duration::from_millis(2_600);
+            Told::NoAnswerInTime { provider: "zap", after, verdict: Verdict::KeptInLedger }.text(l)
+        },
+        en: "zap did not answer within 2.6 s; the payment is kept in the ledger; its refund is asked for again in the background (and by `aiui-cli wallet \
+             reconcile`), and the owner is told if it is written off",
+    },
+    Case {
+        name: "routstr unreachable",
+        render: |l| Told::Unreachable { provider: "zap", verdict: Verdict::Unspent }.text(l),
+        en: "zap could not be reached; the token was not spent and is back in the wallet",
+    },
+    Case {
+        name: "routstr broke off",
+        render: |l| {
+            let error = "connection refused".into();
+            Told::BrokeOff { provider: "zap", error, verdict: Verdict::ProviderRefunded }.text(l)
+        },
+        en: "zap broke off the request (connection refused); the provider refunded the payment",
+    },
+    Case {
+        name: "routstr answered, refunded",
+        render: |l| {
+            Told::Answered { provider: "zap", detail: "HTTP 500: kaputt".into(), verdict: Verdict::Refunded }.text(l)
+        },
+        en: "zap answered HTTP 500: kaputt; the payment was refunded",
+    },
+    Case {
+        name: "routstr answered, refund void",
+        render: |l| {
+            let detail = "HTTP 500: kaputt".into();
+            Told::Answered { provider: "zap", detail, verdict: Verdict::RefundVoid }.text(l)
+        },
+        en: "zap answered HTTP 500: kaputt; its refund did not count",
+    },
+    Case {
+        name: "routstr answered, refunded in part",
+        render: |l| {
+            let verdict = Verdict::ProviderRefundedPart { spent: 3, paid: 10 };
+            Told::Answered { provider: "zap", detail: "HTTP 500: kaputt".into(), verdict }.text(l)
+        },
+        en: "zap answered HTTP 500: kaputt; the provider refunded part of the payment (3 of the 10 sats count as spent)",
+    },
+    Case {
+        name: "routstr answered, provider's refund void",
+        render: |l| {
+            let verdict = Verdict::ProviderRefundVoid;
+            Told::Answered { provider: "zap", detail: "HTTP 500: kaputt".into(), verdict }.text(l)
+        },
+        en: "zap answered HTTP 500: kaputt; the provider's refund did not count",
+    },
+    Case {
+        name: "routstr answer lost",
+        render: |l| Told::AnswerLost { provider: "zap", change_kept: false }.text(l),
+        en: "zap was paid but its answer never arrived whole",
+    },
+    Case {
+        name: "routstr answer lost, change kept",
+        render: |l| Told::AnswerLost { provider: "zap", change_kept: true }.text(l),
+        en: "zap was paid but its answer never arrived whole; the change it sent was kept",
+    },
+    Case {
+        name: "routstr 402 but redeemed",
+        render: |l| Told::RedeemedAndRefused { provider: "zap", verdict: Verdict::KeptInLedger }.text(l),
+        en: "zap answered 402 but kept the payment; the payment is kept in the ledger; its refund is asked for again in the background (and by `aiui-cli wallet \
+             reconcile`), and the owner is told if it is written off.",
+    },
+    Case {
+        name: "routstr 402 not taken back yet",
+        render: |l| Told::NotTakenBackYet { provider: "zap", error: "timed out".into() }.text(l),
+        en: "zap answered 402, and its token could not be taken back yet (timed out); it stays recorded and is taken \
+             back by the next reconcile.",
+    },
+    Case {
+        name: "routstr asked more after redeeming",
+        render: |l| Told::AskedMoreAfterRedeeming { provider: "zap" }.text(l),
+        en: "zap asked for more after it had redeemed the payment; it was not paid again, and the first payment is \
+             kept for its refund (aiui-cli wallet reconcile)",
+    },
+    Case {
+        name: "routstr asked too much",
+        render: |l| {
+            Told::AskedTooMuch { provider: "zap", required: 50, factor: 2, estimate: 20, skipped_minutes: 10 }.text(l)
+        },
+        en: "zap asked for 50 sats, more than 2× the 20 sats its advertised price comes to; it was not paid and is \
+             skipped for the next 10 minutes",
+    },
+    Case {
+        name: "routstr asked too much, one minute",
+        render: |l| {
+            Told::AskedTooMuch { provider: "zap", required: 50, factor: 2, estimate: 20, skipped_minutes: 1 }.text(l)
+        },
+        en: "zap asked for 50 sats, more than 2× the 20 sats its advertised price comes to; it was not paid and is \
+             skipped for the next minute",
+    },
+    Case {
+        name: "routstr refused twice",
+        render: |l| Told::RefusedTwice.text(l),
+        en: "the provider refused the payment twice; it was not paid a third time",
+    },
+    Case {
+        name: "routstr no common mint",
+        render: |l| Told::NoCommonMint.text(l),
+        en: "I could not pay: no mint is both accepted in the allowance settings and listed by the provider, so I \
+             stopped here. Nothing was spent.",
+    },
+    Case {
+        name: "routstr too little ecash",
+        render: |l| Told::TooLittleEcash { price: 25 }.text(l),
+        en: "I could not pay the 25 sats this request may cost: the wallet holds too little ecash at the accepted \
+             mints, so I stopped here. Nothing was spent. The owner can fund the wallet in AIUI's settings window (or \
+             with `aiui-cli wallet invoice`).",
+    },
+    Case {
+        name: "routstr mint down",
+        render: |l| Told::MintDown { error: "connection refused".into() }.text(l),
+        en: "I could not pay: connection refused. Nothing was spent, so I stopped here; try again when the mint is \
+             back.",
+    },
+    Case {
+        name: "routstr not paid",
+        render: |l| Told::NotPaid { error: "timed out".into() }.text(l),
+        en: "I could not pay: timed out. Nothing was spent, so I stopped here.",
+    },
 ];
 
 /// The runs of ASCII letters in `text`: in a pseudo-localised text, only what came from outside the catalogue.

@@ -155,6 +155,16 @@ pub fn text(locale: Locale, key: &str, args: &[(&str, FluentValue<'_>)]) -> Stri
     CATALOG.text(locale, key, args)
 }
 
+/// `value` with `places` decimals and the locale's decimal separator: a string, because Fluent's own number
+/// formatting in fluent-bundle knows no separators but the full stop.
+pub fn decimal(locale: Locale, value: f64, places: usize) -> String {
+    let text = format!("{value:.places$}");
+    match locale {
+        Locale::De | Locale::Es => text.replace('.', ","),
+        Locale::En | Locale::Pseudo => text,
+    }
+}
+
 /// The words of every page (both windows, the LAN pages, the sign-in page) in one locale, as a page is sent them.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct PageText {

@@ -213,21 +213,17 @@ async fn act(node: &NodeClient, call: &ValidatedCall<'_>, request_id: Option<&st
         extra.insert("version".into(), version.clone());
     }
     node.act(method, app, extra).await?;
-    let state = node
-        .list_packages()
-        .await
-        .ok()
-        .and_then(|ps| ps.into_iter().find(|p| p.id == app))
-        .map(|p| json!(p.state).as_str().unwrap_or("changed").to_owned());
+    let state = node.list_packages().await.ok().and_then(|ps| ps.into_iter().find(|p| p.id == app)).map(|p| p.state);
     let surface = Surface::ActionReceipt {
         request_id: request_id.unwrap_or_default().to_owned(),
         tool: call.tool.name.to_owned(),
         rpc_method: spec.rpc_name.to_owned(),
         app: app.to_owned(),
-        outcome: match state {
-            Some(state) => format!("accepted; `{app}` is now {state}"),
+        outcome: match &state {
+            Some(state) => format!("accepted; `{app}` is now {}", json!(state).as_str().unwrap_or("changed")),
             None => "accepted".to_owned(),
         },
+        state,
     };
     Ok(ToolOutput::of(surface, Vec::new()))
 }

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::node::{BitcoinInfo, LndInfo, Mint, Package, SystemStats};
+use crate::node::{BitcoinInfo, LndInfo, Mint, Package, PackageState, SystemStats};
 
 /// One card for the owner. Every shell (desktop, kiosk, web, terminal) draws these from the data alone.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -36,6 +36,11 @@ pub enum Surface {
         tool: String,
         rpc_method: String,
         app: String,
+        /// For the model and the terminal, in English: "accepted; `lnd` is now restarting".
         outcome: String,
+        /// The app's state the node reported after it accepted, when it could be read: what the pages and the
+        /// built-in leg say in the owner's language. Absent in receipts stored before it was kept.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        state: Option<PackageState>,
     },
 }

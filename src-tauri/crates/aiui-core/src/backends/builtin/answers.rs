@@ -92,7 +92,7 @@ fn from_surface(locale: Locale, surface: &Surface) -> String {
                 details.push_str(&t("builtin-sync-headers", &[("headers", headers.into())]));
             }
             if let Some(progress) = info.progress() {
-                let percent = decimal(locale, progress * 100.0, 1);
+                let percent = i18n::decimal(locale, progress * 100.0, 1);
                 details.push_str(&t("builtin-sync-verified", &[("percent", percent.into())]));
             }
             if info.initialblockdownload == Some(true) {
@@ -128,20 +128,24 @@ fn from_surface(locale: Locale, surface: &Surface) -> String {
         Surface::SystemStats { stats } => {
             let mut parts = Vec::new();
             if let Some(cpu) = stats.cpu_percent {
-                parts.push(t("builtin-sys-cpu", &[("percent", decimal(locale, cpu, 0).into())]));
+                parts.push(t("builtin-sys-cpu", &[("percent", i18n::decimal(locale, cpu, 0).into())]));
             }
             if let (Some(used), Some(total)) = (stats.mem_used, stats.mem_total) {
-                let args =
-                    [("used", decimal(locale, gb(used), 1).into()), ("total", decimal(locale, gb(total), 1).into())];
+                let args = [
+                    ("used", i18n::decimal(locale, gb(used), 1).into()),
+                    ("total", i18n::decimal(locale, gb(total), 1).into()),
+                ];
                 parts.push(t("builtin-sys-memory", &args));
             }
             if let (Some(used), Some(total)) = (stats.disk_used, stats.disk_total) {
-                let args =
-                    [("used", decimal(locale, gb(used), 0).into()), ("total", decimal(locale, gb(total), 0).into())];
+                let args = [
+                    ("used", i18n::decimal(locale, gb(used), 0).into()),
+                    ("total", i18n::decimal(locale, gb(total), 0).into()),
+                ];
                 parts.push(t("builtin-sys-disk", &args));
             }
             if let Some(degrees) = stats.temperature_c {
-                parts.push(t("builtin-sys-temperature", &[("degrees", decimal(locale, degrees, 0).into())]));
+                parts.push(t("builtin-sys-temperature", &[("degrees", i18n::decimal(locale, degrees, 0).into())]));
             }
             if parts.is_empty() {
                 t("builtin-sys-no-figures", &[])
@@ -156,22 +160,18 @@ fn from_surface(locale: Locale, surface: &Surface) -> String {
                 t("builtin-mints", &[("count", n.into()), ("urls", join(&urls).into())])
             }
         },
-        Surface::ActionReceipt { app, outcome, tool, .. } => {
+        Surface::ActionReceipt { app, tool, state, .. } => {
             // The catalogue names the verbs it knows; another tool's verb is shown as the tool spells it.
             let verb = tool.strip_prefix("package_").unwrap_or(tool);
-            let args = [("action", verb.into()), ("app", app.as_str().into()), ("outcome", outcome.as_str().into())];
-            t("builtin-done", &args)
+            let mut args = vec![("action", verb.into()), ("app", app.as_str().into())];
+            match state {
+                Some(state) => {
+                    args.push(("state", state_words(locale, state).into()));
+                    t("builtin-done-now", &args)
+                }
+                None => t("builtin-done", &args),
+            }
         }
-    }
-}
-
-/// `value` with `places` decimals and the locale's decimal separator: a string, because Fluent's own number
-/// formatting in fluent-bundle knows no separators but the full stop.
-fn decimal(locale: Locale, value: f64, places: usize) -> String {
-    let text = format!("{value:.places$}");
-    match locale {
-        Locale::De | Locale::Es => text.replace('.', ","),
-        Locale::En | Locale::Pseudo => text,
     }
 }
 

@@ -173,11 +173,20 @@ fn answers_are_short_and_built_from_the_tool_result() {
         "1 of 2 installed apps are running: LND. Not running: Electrs (stopped)."
     );
     let receipt = json!({"kind": "action_receipt", "request_id": "r", "tool": "package_restart",
-        "rpc_method": "package.restart", "app": "lnd", "outcome": "accepted; `lnd` is now restarting"});
+        "rpc_method": "package.restart", "app": "lnd", "outcome": "accepted; `lnd` is now restarting",
+        "state": "restarting"});
     assert_eq!(
         answers::from_result(Locale::En, &receipt.to_string(), false),
         "Done: restart of lnd accepted; `lnd` is now restarting."
     );
+    assert_eq!(
+        answers::from_result(Locale::De, &receipt.to_string(), false),
+        "Erledigt: Neustart von lnd angenommen; Zustand von `lnd` jetzt: wird neu gestartet."
+    );
+    // A receipt stored before the state was kept says what it can, in the owner's language, not the English outcome.
+    let older = json!({"kind": "action_receipt", "request_id": "r", "tool": "package_restart",
+        "rpc_method": "package.restart", "app": "lnd", "outcome": "accepted; `lnd` is now restarting"});
+    assert_eq!(answers::from_result(Locale::Es, &older.to_string(), false), "Hecho: reinicio de lnd aceptado.");
     assert_eq!(
         answers::understood(Locale::En, Intent::Restart, Some("LND")),
         "Restarting LND: waiting for your approval."
