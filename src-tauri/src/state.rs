@@ -306,9 +306,11 @@ impl Shell {
         if let Some(payments) = &built.payments {
             match payments.recent_notices(RECENT_MONEY_NOTICES) {
                 Ok(money) => {
+                    let locale = self.locale();
                     for notice in money {
-                        if !shown.contains(&notice.text) {
-                            shown.push(notice.text);
+                        let text = notice.text_in(locale);
+                        if !shown.contains(&text) {
+                            shown.push(text);
                         }
                     }
                 }
@@ -343,6 +345,7 @@ impl Shell {
     /// The legs from the command line and the Routstr options from the config file.
     pub fn leg_settings(&self) -> anyhow::Result<LegSettings> {
         let config = ShellConfig::load(&self.data.0)?;
+        let locale = config.locale();
         let options = config.routstr;
         let discovery = DiscoveryConfig {
             socks_proxy: options.tor_socks,
@@ -368,6 +371,7 @@ impl Shell {
                     .map(|dir| aiui_llama::SmolLm::shared_for_data_dir(dir) as _),
                 lexical: true,
             },
+            locale,
         })
     }
 

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aiui_core::budget::{BudgetStore, BudgetUpdate};
+use aiui_core::i18n::Locale;
 use aiui_core::pay::{Payments, Wallet};
 use aiui_core::secrets::Secrets;
 
@@ -119,17 +120,23 @@ async fn a_set_aside_token_can_be_received_or_discarded_by_the_owner() {
     let secrets = Secrets::in_memory();
     let payments = funded(&paid_mint, dir.path(), &secrets, 100, 80).await;
     let policy = payments.budget().payment_policy();
+    // This process's owner reads Spanish; the notices are kept so that any other reader says them in theirs.
+    payments.set_locale(Locale::Es);
     for _ in 0..2 {
         let payment = payments.auto_pay_token(&policy, &[paid_mint.url()], 20, "provider-a").await.unwrap();
         provider.redeem(payment.token.expose()).await;
         let change = provider_elsewhere.pay_back(12).await;
         let settled = payments.settle_with_change(&payment, Some(&change)).await.unwrap();
-        assert!(settled.warning.as_deref().is_some_and(|w| w.contains("set-aside")), "{settled:?}");
+        let warning = settled.warning.as_deref().unwrap_or_default();
+        assert!(warning.contains("devolvió un token que no cuenta") && warning.contains("set-aside"), "{settled:?}");
     }
     let aside = payments.set_aside_tokens().unwrap();
     assert_eq!(aside.len(), 2);
     let notices = payments.notices_after(0).unwrap();
     assert_eq!(notices.len(), 2, "each refusal is kept for every surface: {notices:?}");
+    assert!(notices[0].text.contains("sent back a token that does not count"), "kept in English too: {notices:?}");
+    let german = notices[0].text_in(Locale::De);
+    assert!(german.contains("hat ein Token zurückgeschickt, das nicht zählt"), "{german}");
 
     let (mint, credited) = payments.receive_set_aside(&aside[0].id).await.expect("the owner receives it");
     assert_eq!((mint.trim_end_matches('/'), credited), (stranger.url().trim_end_matches('/'), 12));

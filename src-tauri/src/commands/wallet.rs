@@ -144,6 +144,13 @@ impl WalletDesk {
     /// this process); otherwise one over `wallet` with the shell's one budget store, made again when the wallet was
     /// replaced (a restore).
     fn payments(&self, shell: &Shell, wallet: &Arc<Wallet>) -> Arc<Payments> {
+        let payments = self.shared_payments(shell, wallet);
+        // The owner may have picked another language since it was made: what it tells from now on is in that one.
+        payments.set_locale(shell.locale());
+        payments
+    }
+
+    fn shared_payments(&self, shell: &Shell, wallet: &Arc<Wallet>) -> Arc<Payments> {
         if let Some(chain) = shell.chain_payments()
             && std::ptr::eq(chain.wallet(), Arc::as_ptr(wallet))
         {

@@ -162,6 +162,7 @@ pub fn leg_settings(args: &AssistantArgs) -> LegSettings {
             scorer: scorer(args),
             lexical: true,
         },
+        locale: aiui_core::i18n::Locale::from_env(),
     }
 }
 

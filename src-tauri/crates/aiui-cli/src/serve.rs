@@ -363,6 +363,9 @@ async fn serve_until_stopped(args: ServeArgs) -> anyhow::Result<()> {
     // environment's, as for every command).
     if let Some(locale) = args.language {
         agent.config.write().unwrap_or_else(|p| p.into_inner()).locale = locale;
+        if let Some(payments) = &payments {
+            payments.set_locale(locale);
+        }
     }
     for notice in &notices {
         println!("note: {notice}");

@@ -339,8 +339,9 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             if notices.is_empty() {
                 println!("No money notices.");
             }
+            let locale = aiui_core::i18n::Locale::from_env();
             for notice in notices {
-                println!("{:>9} ago  {}", age(aiui_core::now_ms() - notice.at_ms), notice.text);
+                println!("{:>9} ago  {}", age(aiui_core::now_ms() - notice.at_ms), notice.text_in(locale));
             }
         }
         Command::SetAside { action } => match action.unwrap_or(SetAsideAction::List) {

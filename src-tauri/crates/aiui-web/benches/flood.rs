@@ -179,6 +179,7 @@ impl Service {
             routstr: RoutstrConfig::default(),
             discovery: DiscoveryConfig::default(),
             builtin: BuiltinConfig { enabled: false, scorer: None, lexical: false },
+            ..LegSettings::default()
         };
         let built =
             build_chain(&settings, Arc::new(Secrets::in_memory()), data.path(), Reuse::default()).await.unwrap();

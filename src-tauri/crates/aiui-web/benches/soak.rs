@@ -92,6 +92,7 @@ fn service() {
             routstr: RoutstrConfig::default(),
             discovery: DiscoveryConfig::default(),
             builtin: BuiltinConfig { enabled: false, scorer: None, lexical: true },
+            ..LegSettings::default()
         };
         let built = build_chain(&settings, Arc::new(secrets), &data, Reuse::default()).await.expect("the chain");
         let node = NodeClient::new(

@@ -231,3 +231,35 @@ routstr-verdict-provider-refunded = der Anbieter hat die Zahlung erstattet
 routstr-verdict-provider-refunded-part = der Anbieter hat einen Teil der Zahlung erstattet ({ $spent } der { $paid } Sats gelten als ausgegeben)
 routstr-verdict-provider-refund-void = die Erstattung des Anbieters zählte nicht
 routstr-verdict-kept-in-ledger = die Zahlung bleibt im Kassenbuch; ihre Erstattung wird im Hintergrund erneut erfragt (und mit `aiui-cli wallet reconcile`), und der Besitzer erfährt es, wenn sie abgeschrieben wird
+
+## Die eigenen Hinweise der Wallet: im Kassenbuch als Geschehenes gespeichert und in der Sprache jedes Lesers gesagt.
+
+wallet-set-aside = { $provider } hat ein Token zurückgeschickt, das nicht zählt: { $reason }. Es wurde als 0 zurückerhaltene Sats gezählt und beiseitegelegt (nicht empfangen), diese Zahlung zählt also voll. Der Besitzer kann es mit `aiui-cli wallet set-aside` ansehen und dort empfangen oder verwerfen.
+wallet-set-aside-received = Das von { $provider } zurückgeschickte, beiseitegelegte Token wurde auf Wunsch des Besitzers empfangen: { $sats } Sats von { $mint }.
+wallet-written-off = { $spent } der { $paid } an { $provider } gezahlten Sats wurden als ausgegeben abgeschrieben, nachdem die Zahlung { $watched } lang beobachtet wurde: { $why }. Das Budget zählt sie in dem Zeitraum, in dem die Zahlung erfolgte.
+wallet-written-off-request = { $spent } der { $paid } an { $provider } gezahlten Sats (Anfrage { $request }) wurden als ausgegeben abgeschrieben, nachdem die Zahlung { $watched } lang beobachtet wurde: { $why }. Das Budget zählt sie in dem Zeitraum, in dem die Zahlung erfolgte.
+wallet-why-partly-back = ein Teil des Tokens wurde eingelöst oder hängt bei der Mint; die { $back } noch nicht ausgegebenen Sats wurden in die Wallet zurückgeholt
+wallet-why-stuck-at-the-mint = die Mint führt das Token noch als in Einlösung (ausstehend), und nichts davon war zurückzuholen
+wallet-why-no-refund-after =
+    der Anbieter hat das Token eingelöst, aber nach { $tries ->
+        [one] { $tries } Versuch
+       *[other] { $tries } Versuchen
+    } weder Wechselgeld noch eine Erstattung geschickt
+wallet-why-refund-never-answered = der Anbieter hat das Token eingelöst, aber weder Wechselgeld noch eine Erstattung geschickt, und seine Erstattungsstelle hat nie geantwortet
+wallet-age =
+    { $unit ->
+        [seconds] { $n } Sekunden
+        [minutes] { $n } Minuten
+        [hours] { $n } Stunden
+       *[days] { $n } Tage
+    }
+wallet-mint-silent = Die Mint { $mint } antwortet seit { $since } nicht mehr ({ $error }). Sie hält { $sats } Sats dieser Wallet: Kommt sie nicht zurück, sind sie verloren. Heben Sie sie ab, sobald sie wieder antwortet.
+wallet-keyset-moved = { $sats } Sats bei { $mint } lagen auf einem Keyset, das die Mint ausmustert; sie wurden auf ihr aktives Keyset verschoben (die Mint behielt { $fee } Sats als Gebühr).
+wallet-token-never-made = Ein Token über { $sats } Sats von { $mint } wurde nie erstellt; die Sats sind in der Wallet geblieben.
+wallet-token-taken-back = Ein Token über { $sats } Sats von { $mint } wurde zurückgeholt.
+wallet-token-claimed = Das am { $made } erstellte Token über { $sats } Sats von { $mint } wurde von der Wallet eingelöst, an die es ging.
+wallet-withdrawal-paid-proven = Die Abhebung von { $sats } Sats von { $mint } wurde bezahlt (Gebühr { $fee } Sats); der Zahlungsnachweis der Mint passt zur Rechnung.
+wallet-withdrawal-paid-proof-mismatch = Die Abhebung von { $sats } Sats von { $mint } wurde bezahlt (Gebühr { $fee } Sats); der Zahlungsnachweis der Mint passt nicht zur Rechnung: Prüfen Sie, ob die Zahlung beim Empfänger der Rechnung ankam.
+wallet-withdrawal-paid-unproven = Die Abhebung von { $sats } Sats von { $mint } wurde bezahlt (Gebühr { $fee } Sats); die Mint gab keinen Zahlungsnachweis.
+wallet-withdrawal-failed = Die Abhebung von { $mint } ist nicht durchgegangen; ihre { $sats } Sats sind wieder in der Wallet.
+wallet-withdrawal-taken = Die Abhebung von { $sats } Sats von { $mint } wurde laut Mint bezahlt (sie nahm die Proofs, gab aber keinen Zahlungsnachweis: Prüfen Sie, ob die Zahlung beim Empfänger der Rechnung ankam); sie behielt { $kept } Sats darüber hinaus (nicht zurückgegebenes Wechselgeld findet eine Wiederherstellung aus den Sicherungswörtern wieder).

@@ -245,3 +245,41 @@ routstr-verdict-provider-refunded = the provider refunded the payment
 routstr-verdict-provider-refunded-part = the provider refunded part of the payment ({ $spent } of the { $paid } sats count as spent)
 routstr-verdict-provider-refund-void = the provider's refund did not count
 routstr-verdict-kept-in-ledger = the payment is kept in the ledger; its refund is asked for again in the background (and by `aiui-cli wallet reconcile`), and the owner is told if it is written off
+
+## The wallet's own notices (pay/notice.rs): kept in the ledger as what happened and said in each reader's language.
+## $mint is a mint's URL, $provider a provider's label, $reason and $error the mint's or the parser's own words;
+## $since and $made are dates, already formatted.
+
+wallet-set-aside = { $provider } sent back a token that does not count: { $reason }. It was counted as 0 sats returned and kept aside (not received), so this payment counts in full. The owner can look at it with `aiui-cli wallet set-aside` and receive or discard it there.
+wallet-set-aside-received = The token { $provider } had sent back, kept aside, was received on the owner's request: { $sats } sats from { $mint }.
+# $spent of the $paid sats; $watched is a wallet-age; $why one of the wallet-why- messages.
+wallet-written-off = { $spent } of the { $paid } sats paid to { $provider } were written off as spent after watching the payment for { $watched }: { $why }. The allowance counts them in the period the payment was made in.
+# The same, with the provider's request id ($request) for the owner to quote.
+wallet-written-off-request = { $spent } of the { $paid } sats paid to { $provider } (request { $request }) were written off as spent after watching the payment for { $watched }: { $why }. The allowance counts them in the period the payment was made in.
+wallet-why-partly-back = part of the token was redeemed or is stuck at the mint; the { $back } sats still unspent were taken back into the wallet
+wallet-why-stuck-at-the-mint = the mint still holds the token as being redeemed (pending), and nothing of it was left to take back
+wallet-why-no-refund-after =
+    the provider redeemed the token but sent neither change nor a refund after { $tries ->
+        [one] { $tries } try
+       *[other] { $tries } tries
+    }
+wallet-why-refund-never-answered = the provider redeemed the token but sent neither change nor a refund, and its refund endpoint never answered
+# How long a payment was watched: $n of $unit (seconds, minutes, hours or days).
+wallet-age =
+    { $unit ->
+        [seconds] { $n } seconds
+        [minutes] { $n } minutes
+        [hours] { $n } hours
+       *[days] { $n } days
+    }
+wallet-mint-silent = The mint { $mint } has not answered since { $since } ({ $error }). It holds { $sats } sats of this wallet: if it does not come back they are lost. Withdraw them as soon as it answers again.
+wallet-keyset-moved = { $sats } sats at { $mint } were on a keyset the mint is retiring; they were moved to its active keyset (the mint kept { $fee } sats as its fee).
+wallet-token-never-made = A token of { $sats } sats from { $mint } was never made; the sats stayed in the wallet.
+wallet-token-taken-back = A token of { $sats } sats from { $mint } was taken back.
+wallet-token-claimed = The token of { $sats } sats from { $mint } made on { $made } was claimed by the wallet it was sent to.
+wallet-withdrawal-paid-proven = The withdrawal of { $sats } sats from { $mint } was paid (fee { $fee } sats); the mint's proof of payment matches the invoice.
+wallet-withdrawal-paid-proof-mismatch = The withdrawal of { $sats } sats from { $mint } was paid (fee { $fee } sats); the mint's proof of payment does not match the invoice: check that the invoice was received.
+wallet-withdrawal-paid-unproven = The withdrawal of { $sats } sats from { $mint } was paid (fee { $fee } sats); the mint gave no proof of payment.
+wallet-withdrawal-failed = The withdrawal from { $mint } did not go through; its { $sats } sats are back in the wallet.
+# $kept sats beyond the $sats paid went to the mint.
+wallet-withdrawal-taken = The withdrawal of { $sats } sats from { $mint } was paid, the mint says (it took the proofs but gave no proof of payment: check that the invoice was received); it kept { $kept } sats beyond it (any change it did not return is found again by a restore from the backup words).

@@ -230,3 +230,35 @@ routstr-verdict-provider-refunded = el proveedor reembolsó el pago
 routstr-verdict-provider-refunded-part = el proveedor reembolsó parte del pago ({ $spent } de los { $paid } sats cuentan como gastados)
 routstr-verdict-provider-refund-void = el reembolso del proveedor no contó
 routstr-verdict-kept-in-ledger = el pago queda en el libro de cuentas; su reembolso se vuelve a pedir en segundo plano (y con `aiui-cli wallet reconcile`), y se avisa al propietario si se da por perdido
+
+## Los avisos propios de la cartera: guardados en el libro de cuentas como lo ocurrido y dichos en el idioma de cada lector.
+
+wallet-set-aside = { $provider } devolvió un token que no cuenta: { $reason }. Se contó como 0 sats devueltos y se apartó (no se recibió), así que este pago cuenta entero. El propietario puede verlo con `aiui-cli wallet set-aside` y recibirlo o descartarlo allí.
+wallet-set-aside-received = El token que { $provider } había devuelto, apartado, se recibió a petición del propietario: { $sats } sats de { $mint }.
+wallet-written-off = { $spent } de los { $paid } sats pagados a { $provider } se dieron por gastados tras vigilar el pago durante { $watched }: { $why }. El presupuesto los cuenta en el periodo en que se hizo el pago.
+wallet-written-off-request = { $spent } de los { $paid } sats pagados a { $provider } (petición { $request }) se dieron por gastados tras vigilar el pago durante { $watched }: { $why }. El presupuesto los cuenta en el periodo en que se hizo el pago.
+wallet-why-partly-back = parte del token se canjeó o está atascada en la mint; los { $back } sats aún sin gastar se recuperaron en la cartera
+wallet-why-stuck-at-the-mint = la mint aún tiene el token como en canje (pendiente), y no quedaba nada que recuperar
+wallet-why-no-refund-after =
+    el proveedor canjeó el token pero no envió ni cambio ni reembolso tras { $tries ->
+        [one] { $tries } intento
+       *[other] { $tries } intentos
+    }
+wallet-why-refund-never-answered = el proveedor canjeó el token pero no envió ni cambio ni reembolso, y su punto de reembolso nunca respondió
+wallet-age =
+    { $unit ->
+        [seconds] { $n } segundos
+        [minutes] { $n } minutos
+        [hours] { $n } horas
+       *[days] { $n } días
+    }
+wallet-mint-silent = La mint { $mint } no responde desde { $since } ({ $error }). Guarda { $sats } sats de esta cartera: si no vuelve, se pierden. Retírelos en cuanto vuelva a responder.
+wallet-keyset-moved = { $sats } sats en { $mint } estaban en un conjunto de claves que la mint retira; se movieron a su conjunto de claves activo (la mint se quedó { $fee } sats como comisión).
+wallet-token-never-made = Un token de { $sats } sats de { $mint } nunca se creó; los sats siguen en la cartera.
+wallet-token-taken-back = Se recuperó un token de { $sats } sats de { $mint }.
+wallet-token-claimed = El token de { $sats } sats de { $mint } creado el { $made } fue cobrado por la cartera a la que se envió.
+wallet-withdrawal-paid-proven = La retirada de { $sats } sats de { $mint } se pagó (comisión de { $fee } sats); la prueba de pago de la mint coincide con la factura.
+wallet-withdrawal-paid-proof-mismatch = La retirada de { $sats } sats de { $mint } se pagó (comisión de { $fee } sats); la prueba de pago de la mint no coincide con la factura: compruebe que la factura se cobró.
+wallet-withdrawal-paid-unproven = La retirada de { $sats } sats de { $mint } se pagó (comisión de { $fee } sats); la mint no dio prueba de pago.
+wallet-withdrawal-failed = La retirada de { $mint } no se completó; sus { $sats } sats han vuelto a la cartera.
+wallet-withdrawal-taken = La retirada de { $sats } sats de { $mint } se pagó, según la mint (tomó las pruebas pero no dio prueba de pago: compruebe que la factura se cobró); se quedó { $kept } sats de más (el cambio que no devolvió lo encuentra de nuevo una restauración desde las palabras de respaldo).

@@ -9,6 +9,7 @@ use super::claude::{Claude, ClaudeConfig, ClaudeSpend};
 use super::ollama::{Ollama, OllamaConfig};
 use super::routstr::{Routstr, RoutstrConfig};
 use crate::budget::{BudgetError, BudgetStore, ClaudeAllowance};
+use crate::i18n::Locale;
 use crate::net::ClientBuildError;
 use crate::net::guard::Guard;
 use crate::pay::discovery::{Discovery, DiscoveryConfig};
@@ -25,6 +26,8 @@ pub struct LegSettings {
     pub discovery: DiscoveryConfig,
     /// The built-in model, last in the chain (its scorer is shared, so a rebuilt chain loads no second model).
     pub builtin: BuiltinConfig,
+    /// The owner's language, for what the wallet tells when the chain is built (a start-up write-off, say).
+    pub locale: Locale,
 }
 
 /// Instances a long-lived shell already holds, so a rebuilt chain shares them instead of opening a second copy
@@ -115,6 +118,7 @@ pub async fn build_chain(
                     Payments::new(opened, budget.clone())
                         .with_refund_access(settings.routstr.address_policy, settings.routstr.tor_socks),
                 );
+                payments.set_locale(settings.locale);
                 match payments.reconcile().await {
                     // Start-up is where old payments are written off: what the owner must hear is shown, not logged.
                     Ok(report) => {

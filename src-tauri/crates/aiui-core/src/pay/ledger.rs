@@ -83,6 +83,9 @@ const MIGRATIONS: &[&str] = &[
     // word on those proofs (NUT-07) decides a melt whose outcome cdk got wrong.
     "ALTER TABLE outflows ADD COLUMN input_ys TEXT",
     "ALTER TABLE outflows ADD COLUMN target INTEGER NOT NULL DEFAULT 0",
+    // A wallet notice as what happened (`WalletNotice`, JSON), so each reader says it in its owner's language; the
+    // text column keeps its English for notices from before and for an older AIUI.
+    "ALTER TABLE notices ADD COLUMN message TEXT",
 ];
 
 /// Where a payment stands. `Pending` and `InFlight` count as in-flight in the conservation sum.
@@ -161,7 +164,31 @@ pub struct LedgerEntry {
 pub struct MoneyNotice {
     pub id: i64,
     pub at_ms: i64,
+    /// As it was told: English for the wallet's own notices, the turn's language for the paid leg's.
     pub text: String,
+    /// What happened, when the wallet told it (absent for the paid leg's notices and those stored before).
+    pub message: Option<super::WalletNotice>,
+}
+
+impl MoneyNotice {
+    /// The notice in `locale` when the ledger knows what happened, else as it was told.
+    pub fn text_in(&self, locale: crate::i18n::Locale) -> String {
+        match &self.message {
+            Some(message) => message.text(locale),
+            None => self.text.clone(),
+        }
+    }
+}
+
+fn notice_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<MoneyNotice> {
+    let message: Option<String> = r.get(3)?;
+    Ok(MoneyNotice {
+        id: r.get(0)?,
+        at_ms: r.get(1)?,
+        text: r.get(2)?,
+        // Read leniently: a message this build cannot read (a newer AIUI's) is shown by its English text.
+        message: message.and_then(|m| serde_json::from_str(&m).ok()),
+    })
 }
 
 /// The sums of the conservation invariant, as recorded.
@@ -437,9 +464,14 @@ impl Ledger {
     }
 
     /// Keeps a notice for the owner where every surface of every process reads it.
-    pub fn add_notice(&self, text: &str) -> Result<(), PayError> {
+    pub fn add_notice(&self, text: &str, message: Option<&super::WalletNotice>) -> Result<(), PayError> {
+        let message =
+            message.map(|m| serde_json::to_string(m).map_err(|e| PayError::Store(e.to_string()))).transpose()?;
         self.conn()
-            .execute("INSERT INTO notices (at_ms, text) VALUES (?1, ?2)", params![crate::now_ms(), text])
+            .execute(
+                "INSERT INTO notices (at_ms, text, message) VALUES (?1, ?2, ?3)",
+                params![crate::now_ms(), text, message],
+            )
             .map(|_| ())
             .map_err(db_err)
     }
@@ -447,12 +479,9 @@ impl Ledger {
     /// The newest `limit` notices, oldest first.
     pub fn recent_notices(&self, limit: usize) -> Result<Vec<MoneyNotice>, PayError> {
         let conn = self.conn();
-        let mut stmt = conn.prepare("SELECT id, at_ms, text FROM notices ORDER BY id DESC LIMIT ?1").map_err(db_err)?;
-        let rows = stmt
-            .query_map(params![i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
-                Ok(MoneyNotice { id: r.get(0)?, at_ms: r.get(1)?, text: r.get(2)? })
-            })
-            .map_err(db_err)?;
+        let mut stmt =
+            conn.prepare("SELECT id, at_ms, text, message FROM notices ORDER BY id DESC LIMIT ?1").map_err(db_err)?;
+        let rows = stmt.query_map(params![i64::try_from(limit).unwrap_or(i64::MAX)], notice_row).map_err(db_err)?;
         let mut newest_first = rows.collect::<Result<Vec<_>, _>>().map_err(db_err)?;
         newest_first.reverse();
         Ok(newest_first)
@@ -461,10 +490,9 @@ impl Ledger {
     /// The notices after `after_id`, oldest first.
     pub fn notices_after(&self, after_id: i64) -> Result<Vec<MoneyNotice>, PayError> {
         let conn = self.conn();
-        let mut stmt = conn.prepare("SELECT id, at_ms, text FROM notices WHERE id > ?1 ORDER BY id").map_err(db_err)?;
-        let rows = stmt
-            .query_map(params![after_id], |r| Ok(MoneyNotice { id: r.get(0)?, at_ms: r.get(1)?, text: r.get(2)? }))
-            .map_err(db_err)?;
+        let mut stmt =
+            conn.prepare("SELECT id, at_ms, text, message FROM notices WHERE id > ?1 ORDER BY id").map_err(db_err)?;
+        let rows = stmt.query_map(params![after_id], notice_row).map_err(db_err)?;
         rows.collect::<Result<Vec<_>, _>>().map_err(db_err)
     }
 

@@ -8,7 +8,7 @@ use cdk_common::wallet::KeysetLoadPolicy;
 
 use super::ledger::{Outflow, OutflowKind, PaymentState};
 use super::payments::Payments;
-use super::{PayError, ReconcileReport, classify};
+use super::{PayError, ReconcileReport, WalletNotice, classify};
 
 /// Proofs whose keyset ends within this long are moved to the active keyset.
 const EXPIRY_MARGIN_S: u64 = 14 * 24 * 3600;
@@ -44,11 +44,12 @@ impl Payments {
                     let already_told = self.wallet.ledger().meta(&told).ok().flatten().is_some();
                     if now - since >= SILENT_FOR_MS && !already_told {
                         let _ = self.wallet.ledger().set_meta(&told, now);
-                        report.notices.push(self.tell(format!(
-                            "The mint {mint} has not answered since {} ({e}). It holds {sats} sats of this wallet: if \
-                             it does not come back they are lost. Withdraw them as soon as it answers again.",
-                            crate::format_time_ms(since)
-                        )));
+                        report.notices.push(self.tell(WalletNotice::MintSilent {
+                            mint: mint.clone(),
+                            since_ms: since,
+                            error: e.to_string(),
+                            sats,
+                        }));
                     }
                 }
             }
@@ -111,9 +112,6 @@ impl Payments {
         };
         self.wallet.ledger().insert_settled_outflow(&row, fee, "moved to the active keyset")?;
         tracing::info!(mint = %mint, sats = face, fee, "reconcile: proofs moved off a retired keyset");
-        Ok(Some(self.tell(format!(
-            "{face} sats at {mint} were on a keyset the mint is retiring; they were moved to its active keyset \
-             (the mint kept {fee} sats as its fee)."
-        ))))
+        Ok(Some(self.tell(WalletNotice::KeysetMoved { sats: face, mint: mint.to_owned(), fee })))
     }
 }

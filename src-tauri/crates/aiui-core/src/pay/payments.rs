@@ -12,10 +12,11 @@ use cdk::wallet::SendOptions;
 use super::ledger::{LedgerEntry, MoneyNotice, PaymentState};
 use super::locks::DataDirLocks;
 use super::refund::RefundClient;
-use super::{Conservation, PayError, Payment, Wallet, classify};
+use super::{Conservation, PayError, Payment, Wallet, WalletNotice, classify};
 use crate::Secret;
 use crate::budget::{BudgetStore, PaymentPolicy, normalize_mint_url};
 use crate::faults;
+use crate::i18n::Locale;
 use crate::net::guard::AddressPolicy;
 
 // Where the fuzz targets and the budget's property test look for the rule on returned tokens.
@@ -91,6 +92,9 @@ pub struct Payments {
     pub(super) choosing: Arc<tokio::sync::Mutex<()>>,
     /// The same two exclusions across processes on this data dir, and the one reconcile at a time.
     pub(super) locks: DataDirLocks,
+    /// The owner's language, for the notices this process tells now; the ledger keeps what happened, so another
+    /// process says them in its own.
+    locale: Arc<std::sync::RwLock<Locale>>,
 }
 
 impl Payments {
@@ -104,8 +108,18 @@ impl Payments {
             sends: Arc::new(tokio::sync::RwLock::new(())),
             choosing: Arc::new(tokio::sync::Mutex::new(())),
             locks: DataDirLocks::new(wallet.data_dir()),
+            locale: Arc::new(std::sync::RwLock::new(Locale::from_env())),
             wallet,
         }
+    }
+
+    /// The owner's language for the notices told from now on (the environment's until a shell sets it).
+    pub fn set_locale(&self, locale: Locale) {
+        *self.locale.write().unwrap_or_else(|p| p.into_inner()) = locale;
+    }
+
+    pub fn locale(&self) -> Locale {
+        *self.locale.read().unwrap_or_else(|p| p.into_inner())
     }
 
     /// How refund endpoints are reached: the SSRF policy and the Tor proxy of the Routstr settings.
@@ -353,20 +367,31 @@ impl Payments {
         }
     }
 
-    /// Keeps a money notice where every surface of every process reads it ([`Payments::notices_after`]) and
-    /// returns it, so the caller can also show it now. A notice that cannot be stored is still returned and logged.
-    pub(super) fn tell(&self, text: String) -> String {
-        if let Err(e) = self.wallet.ledger().add_notice(&text) {
+    /// Keeps a wallet notice where every surface of every process reads it ([`Payments::notices_after`]), as what
+    /// happened beside its English, and returns it in the owner's language, so the caller can also show it now. A
+    /// notice that cannot be stored is still returned and logged.
+    pub(super) fn tell(&self, notice: WalletNotice) -> String {
+        self.keep(&notice.text(Locale::En), Some(&notice));
+        notice.text(self.locale())
+    }
+
+    /// [`Payments::tell`] for a notice already worded (the paid leg's, the allowance's), kept as it is.
+    pub(super) fn tell_text(&self, text: String) -> String {
+        self.keep(&text, None);
+        text
+    }
+
+    fn keep(&self, text: &str, notice: Option<&WalletNotice>) {
+        if let Err(e) = self.wallet.ledger().add_notice(text, notice) {
             tracing::error!(error = %e, "pay: a money notice could not be stored; it is shown only now");
         }
-        text
     }
 
     /// Keeps notices the paid leg tells the owner in a turn (a refused 402, a payment kept for its refund), so that
     /// one folded into an error that falls through to another leg is not lost with it.
     pub fn keep_notices(&self, notices: &[String]) {
         for notice in notices {
-            self.tell(notice.clone());
+            self.tell_text(notice.clone());
         }
     }
 

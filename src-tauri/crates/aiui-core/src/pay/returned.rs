@@ -11,7 +11,7 @@ use cdk::nuts::{CurrencyUnit, Token};
 
 use super::ledger::LedgerEntry;
 use super::payments::{Payments, Settlement};
-use super::{PayError, Payment, TokenState, classify};
+use super::{PayError, Payment, TokenState, WalletNotice, classify};
 use crate::budget::{Settled, normalize_mint_url};
 use crate::faults;
 
@@ -107,12 +107,7 @@ impl Payments {
     fn set_aside(&self, entry: &LedgerEntry, token: &str, reason: &str) -> Result<String, PayError> {
         self.wallet.ledger().set_aside(&entry.id, token, reason)?;
         tracing::warn!(payment = %entry.id, provider = %entry.provider, %reason, "pay: returned token set aside");
-        Ok(self.tell(format!(
-            "{} sent back a token that does not count: {reason}. It was counted as 0 sats returned and kept aside \
-             (not received), so this payment counts in full. The owner can look at it with `aiui-cli wallet \
-             set-aside` and receive or discard it there.",
-            entry.provider
-        )))
+        Ok(self.tell(WalletNotice::SetAside { provider: entry.provider.clone(), reason: reason.to_owned() }))
     }
 
     /// The owner's choice, on a trusted surface, for a set-aside token: receive it after all (this contacts the mint
@@ -140,10 +135,11 @@ impl Payments {
         };
         self.wallet.ledger().credit_late(&entry.id, face, credited)?;
         self.wallet.ledger().clear_set_aside(&entry.id)?;
-        self.tell(format!(
-            "The token {} had sent back, kept aside, was received on the owner's request: {credited} sats from {mint}.",
-            entry.provider
-        ));
+        self.tell(WalletNotice::SetAsideReceived {
+            provider: entry.provider.clone(),
+            sats: credited,
+            mint: mint.clone(),
+        });
         Ok((mint, credited))
     }
 

@@ -6,7 +6,7 @@ use cdk::wallet::SendOptions;
 use super::ledger::{Outflow, OutflowKind, PaymentState};
 use super::payments::Payments;
 use super::reconcile::SagaToken;
-use super::{PayError, TokenState, classify};
+use super::{PayError, TokenState, WalletNotice, classify};
 use crate::{Secret, faults};
 
 /// A token made for another wallet. The token is shown to the owner once; the ledger keeps it only to take it back.
@@ -161,10 +161,9 @@ impl Payments {
                 }
                 SagaToken::Gone => {
                     self.wallet.ledger().cancel_outflow(&row.id, "never made")?;
-                    return Ok(Some(self.tell(format!(
-                        "A token of {} sats from {} was never made; the sats stayed in the wallet.",
-                        row.amount_sats, row.mint
-                    ))));
+                    return Ok(Some(
+                        self.tell(WalletNotice::TokenNeverMade { sats: row.amount_sats, mint: row.mint.clone() }),
+                    ));
                 }
                 SagaToken::Unfinished => return Ok(None),
             },
@@ -173,16 +172,18 @@ impl Payments {
         if self.wallet.revoked_send(&row.mint, op).await? {
             let fee = self.wallet.input_fee(token.expose()).await?;
             self.wallet.ledger().settle_outflow(&row.id, 0, row.fees_sats + fee, "taken back")?;
-            return Ok(Some(format!("A token of {} sats from {} was taken back.", row.amount_sats, row.mint)));
+            // Not kept: the owner took it back themselves; said now, in their language.
+            let notice = WalletNotice::TokenTakenBack { sats: row.amount_sats, mint: row.mint.clone() };
+            return Ok(Some(notice.text(self.locale())));
         }
         match self.wallet.token_state(&token).await? {
             TokenState::Spent => {
                 self.wallet.ledger().settle_outflow(&row.id, row.amount_sats, row.fees_sats, "claimed")?;
-                let made = crate::format_time_ms(row.created_ms);
-                Ok(Some(self.tell(format!(
-                    "The token of {} sats from {} made on {made} was claimed by the wallet it was sent to.",
-                    row.amount_sats, row.mint
-                ))))
+                Ok(Some(self.tell(WalletNotice::TokenClaimed {
+                    sats: row.amount_sats,
+                    mint: row.mint.clone(),
+                    made_ms: row.created_ms,
+                })))
             }
             TokenState::Unspent | TokenState::Pending => Ok(None),
         }

@@ -86,3 +86,45 @@ fn watched_time_grows_at_most_one_step_a_run_and_never_with_a_clock_that_went_ba
     // From there, time counts again as it passes.
     assert_eq!(ledger.watch("a", created + HOUR / 4, HOUR).unwrap(), (HOUR + HOUR / 2 + HOUR / 4, false));
 }
+
+#[test]
+fn a_wallet_notice_is_read_in_each_readers_language_and_an_old_one_as_it_was_told() {
+    use super::{PaymentProof, WalletNotice};
+    use crate::i18n::Locale;
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.sqlite3");
+    let ledger = Ledger::open(&path).unwrap();
+    let paid = WalletNotice::WithdrawalPaid {
+        sats: 100,
+        mint: "https://mint.example".into(),
+        fee: 2,
+        proof: PaymentProof::Matches,
+    };
+    // As Payments::tell keeps it: what happened, beside its English.
+    ledger.add_notice(&paid.text(Locale::En), Some(&paid)).unwrap();
+    // A notice from before the migration (or the paid leg's, already worded): text only.
+    ledger.add_notice("An older notice, as it was told.", None).unwrap();
+    // A newer AIUI's notice this build cannot read.
+    ledger.add_notice("A newer notice, in English.", None).unwrap();
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute("UPDATE notices SET message = '{\"kind\":\"from_the_future\"}' WHERE text LIKE 'A newer%'", [])
+        .unwrap();
+
+    let notices = ledger.notices_after(0).unwrap();
+    assert_eq!(notices.len(), 3);
+    assert_eq!(notices[0].message.as_ref(), Some(&paid));
+    assert!(notices[0].text.starts_with("The withdrawal of 100 sats"), "{}", notices[0].text);
+    let german = notices[0].text_in(Locale::De);
+    assert!(german.starts_with("Die Abhebung von 100 Sats von https://mint.example wurde bezahlt"), "{german}");
+    assert!(
+        notices[0].text_in(Locale::Es).starts_with("La retirada de 100 sats"),
+        "{}",
+        notices[0].text_in(Locale::Es)
+    );
+    assert_eq!(notices[1].text_in(Locale::De), "An older notice, as it was told.");
+    assert_eq!(notices[2].message, None);
+    assert_eq!(notices[2].text_in(Locale::Es), "A newer notice, in English.");
+    assert_eq!(ledger.recent_notices(1).unwrap()[0].text_in(Locale::De), "A newer notice, in English.");
+}

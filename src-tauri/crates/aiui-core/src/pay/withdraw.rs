@@ -15,8 +15,9 @@ use cdk::wallet::{MeltConfirmOptions, MeltOutcome};
 
 use super::ledger::{Outflow, OutflowKind, PaymentState};
 use super::payments::Payments;
-use super::{PayError, classify};
+use super::{PayError, PaymentProof, WalletNotice, classify};
 use crate::faults;
+use crate::i18n::Locale;
 use cdk::nuts::ProofsMethods;
 
 /// How long a withdrawal waits for the mint to finish paying before it leaves the payment in flight for
@@ -324,7 +325,7 @@ impl Payments {
                 let (amount, fee) = (tx.amount.to_u64(), tx.fee.to_u64());
                 self.wallet.ledger().settle_outflow(&row.id, amount, fee, "paid")?;
                 let proof = proof_of_payment(row.invoice.as_deref(), tx.payment_proof.as_deref());
-                format!("The withdrawal of {amount} sats from {} was paid (fee {fee} sats){proof}.", row.mint)
+                WalletNotice::WithdrawalPaid { sats: amount, mint: row.mint.clone(), fee, proof }
             }
             // cdk gave up on it (or never sent it): only the mint's word on the proofs says they are back.
             Some(TransactionStatus::Failed) | None if saga.is_none() || record.is_some() => {
@@ -332,10 +333,7 @@ impl Payments {
                     InputsAtMint::Unspent => {
                         self.wallet.set_inputs(row, &[cdk::nuts::State::Pending], cdk::nuts::State::Unspent).await?;
                         self.wallet.ledger().cancel_outflow(&row.id, "failed")?;
-                        format!(
-                            "The withdrawal from {} did not go through; its {sats} sats are back in the wallet.",
-                            row.mint
-                        )
+                        WalletNotice::WithdrawalFailed { sats, mint: row.mint.clone() }
                     }
                     InputsAtMint::Pending => {
                         self.wallet.set_inputs(row, &[cdk::nuts::State::Unspent], cdk::nuts::State::Pending).await?;
@@ -349,12 +347,7 @@ impl Payments {
                         let held = [cdk::nuts::State::Unspent, cdk::nuts::State::Pending, cdk::nuts::State::Reserved];
                         self.wallet.set_inputs(row, &held, cdk::nuts::State::Spent).await?;
                         self.wallet.ledger().settle_outflow(&row.id, amount, fee, "paid")?;
-                        format!(
-                            "The withdrawal of {amount} sats from {} was paid, the mint says (it took the proofs but \
-                             gave no proof of payment: check that the invoice was received); it kept {fee} sats beyond \
-                             it (any change it did not return is found again by a restore from the backup words).",
-                            row.mint
-                        )
+                        WalletNotice::WithdrawalTaken { sats: amount, mint: row.mint.clone(), kept: fee }
                     }
                 }
             }
@@ -365,23 +358,21 @@ impl Payments {
                 return Ok(None);
             }
         };
-        tracing::info!(withdrawal = %row.id, "pay: {notice}");
+        tracing::info!(withdrawal = %row.id, "pay: {}", notice.text(Locale::En));
         Ok(Some(self.tell(notice)))
     }
 }
 
 /// What the owner is told of the mint's proof of payment: a preimage is checked against the invoice's payment hash,
 /// since a mint may say "paid" without having paid.
-fn proof_of_payment(invoice: Option<&str>, preimage: Option<&str>) -> &'static str {
+fn proof_of_payment(invoice: Option<&str>, preimage: Option<&str>) -> PaymentProof {
     use sha2::Digest;
     let hash = invoice.and_then(|i| cdk::Bolt11Invoice::from_str(i).ok()).map(|i| i.payment_hash().to_string());
     let preimage = preimage.filter(|p| !p.is_empty()).and_then(|p| hex::decode(p).ok());
     match (hash, preimage) {
-        (Some(hash), Some(preimage)) if hex::encode(sha2::Sha256::digest(&preimage)) == hash => {
-            "; the mint's proof of payment matches the invoice"
-        }
-        (_, Some(_)) => "; the mint's proof of payment does not match the invoice: check that the invoice was received",
-        _ => "; the mint gave no proof of payment",
+        (Some(hash), Some(preimage)) if hex::encode(sha2::Sha256::digest(&preimage)) == hash => PaymentProof::Matches,
+        (_, Some(_)) => PaymentProof::DoesNotMatch,
+        _ => PaymentProof::None,
     }
 }
 
@@ -461,11 +452,11 @@ mod tests {
         let invoice = invoice_for([9; 32]);
         assert!(clean_invoice(&format!("  lightning:{invoice}\n")).is_ok());
         let right = hex::encode([9u8; 32]);
-        assert!(proof_of_payment(Some(&invoice), Some(&right)).contains("matches"));
+        assert!(proof_of_payment(Some(&invoice), Some(&right)) == PaymentProof::Matches);
         // nutshell's FakeWallet answers all zeros; a lying mint anything.
         let zeros = "0".repeat(64);
-        assert!(proof_of_payment(Some(&invoice), Some(&zeros)).contains("does not match"));
-        assert!(proof_of_payment(Some(&invoice), Some("")).contains("no proof"));
-        assert!(proof_of_payment(Some(&invoice), None).contains("no proof"));
+        assert!(proof_of_payment(Some(&invoice), Some(&zeros)) == PaymentProof::DoesNotMatch);
+        assert!(proof_of_payment(Some(&invoice), Some("")) == PaymentProof::None);
+        assert!(proof_of_payment(Some(&invoice), None) == PaymentProof::None);
     }
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::ledger::LedgerEntry;
 use super::payments::Payments;
 use super::refund::RefundAnswer;
-use super::{PayError, ReconcileReport};
+use super::{PayError, ReconcileReport, WalletNotice, WriteOffWhy};
 use crate::faults;
 
 impl Payments {
@@ -140,42 +140,26 @@ impl Payments {
         if let Some(reservation) = self.budget.recover(entry.reservation) {
             let _ = self.budget.settle(reservation, spent + extra_fees + entry.fees_sats);
         }
-        let request = entry.request_id.as_deref().map(|r| format!(" (request {r})")).unwrap_or_default();
-        let watched = human_age(Duration::from_millis(u64::try_from(entry.watched_ms).unwrap_or(0)));
         let back = entry.amount_sats - spent.min(entry.amount_sats);
         let why = if back > 0 {
-            format!(
-                "part of the token was redeemed or is stuck at the mint; the {back} sats still unspent were taken back \
-                 into the wallet"
-            )
+            WriteOffWhy::PartlyBack { back }
         } else if stuck_at_the_mint {
-            "the mint still holds the token as being redeemed (pending), and nothing of it was left to take back"
-                .to_owned()
+            WriteOffWhy::StuckAtTheMint
         } else if tries > 0 {
-            let tries = if tries == 1 { "1 try".to_owned() } else { format!("{tries} tries") };
-            format!("the provider redeemed the token but sent neither change nor a refund after {tries}")
+            WriteOffWhy::NoRefundAfter { tries }
         } else {
-            "the provider redeemed the token but sent neither change nor a refund, and its refund endpoint never \
-             answered"
-                .to_owned()
+            WriteOffWhy::RefundNeverAnswered
         };
         report.written_off += 1;
-        report.notices.push(self.tell(format!(
-            "{spent} of the {} sats paid to {}{request} were written off as spent after watching the payment for \
-             {watched}: {why}. The allowance counts them in the period the payment was made in.",
-            entry.amount_sats, entry.provider,
-        )));
+        report.notices.push(self.tell(WalletNotice::WrittenOff {
+            spent,
+            paid: entry.amount_sats,
+            provider: entry.provider.clone(),
+            request_id: entry.request_id.clone(),
+            watched_ms: u64::try_from(entry.watched_ms).unwrap_or(0),
+            why,
+        }));
         tracing::warn!(payment = %entry.id, sats = spent, tries, "reconcile: written off as spent");
         Ok(())
-    }
-}
-
-fn human_age(age: Duration) -> String {
-    let secs = age.as_secs();
-    match secs {
-        0..120 => format!("{secs} seconds"),
-        120..7200 => format!("{} minutes", secs / 60),
-        7200..172_800 => format!("{} hours", secs / 3600),
-        _ => format!("{} days", secs / 86_400),
     }
 }

@@ -138,6 +138,7 @@ pub async fn harness_with(replies: Replies, limits: LoginLimits, totp: bool, tun
         routstr: RoutstrConfig::default(),
         discovery: DiscoveryConfig::default(),
         builtin: BuiltinConfig { enabled: false, scorer: None, lexical: false },
+        ..LegSettings::default()
     };
     let built = build_chain(&settings, Arc::new(Secrets::in_memory()), data.path(), Reuse::default()).await.unwrap();
     let client = NodeClient::new(
