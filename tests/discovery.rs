@@ -107,7 +107,12 @@ async fn a_relay_written_by_others_serves_announcements_that_are_checked_by_the_
     let mut expected = vec![current.id.to_hex(), one_d.id.to_hex()];
     used.sort();
     expected.sort();
-    assert_eq!(used, expected, "exactly the current and the single-d announcement:\n{}", report.lines(true).join("\n"));
+    assert_eq!(
+        used,
+        expected,
+        "exactly the current and the single-d announcement:\n{}",
+        report.lines(true, aiui_core::i18n::Locale::En).join("\n")
+    );
     assert_eq!(verdict(report, &current), &Verdict::Used);
     assert_eq!(verdict(report, &one_d), &Verdict::Used);
     assert_eq!(verdict(report, &replaced), &refused(Refusal::Replaced { by: current.id.to_hex() }));

@@ -221,7 +221,7 @@ async fn hostile_announcements_are_refused_with_a_reason() {
         ..discovery_config(&relay.url)
     };
     let found = Discovery::new(config).discover().await;
-    let report = found.report.lines(true).join("\n");
+    let report = found.report.lines(true, aiui_core::i18n::Locale::En).join("\n");
     assert_eq!(found.report.relays[0].outcome, aiui_core::pay::discovery::RelayOutcome::Answered, "{report}");
     let endpoints: Vec<String> =
         found.announcements.iter().flat_map(|a| a.endpoints.iter().map(|u| u.to_string())).collect();

@@ -230,7 +230,7 @@ pub(super) async fn settings_view(shell: &Shell) -> SettingsView {
     // A damaged config file is reported by the commands that write it; here the defaults are shown.
     let file = ShellConfig::load(&shell.data.0).unwrap_or_default();
     let options = file.routstr;
-    let discovery = shell.discovery_report().map(|report| report.lines(false)).unwrap_or_default();
+    let discovery = shell.discovery_report().map(|report| report.lines(false, shell.locale())).unwrap_or_default();
     let routstr = RoutstrView {
         reviewed_only: options.reviewed_only,
         tor_socks: options.tor_socks.map(|a| a.to_string()),

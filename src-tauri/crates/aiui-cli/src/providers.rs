@@ -91,7 +91,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     }
     println!();
     println!("Discovery:");
-    for line in report.lines(args.verbose) {
+    for line in report.lines(args.verbose, aiui_core::i18n::Locale::En) {
         println!("  {line}");
     }
     Ok(())

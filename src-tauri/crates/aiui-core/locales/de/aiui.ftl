@@ -263,3 +263,73 @@ wallet-withdrawal-paid-proof-mismatch = Die Abhebung von { $sats } Sats von { $m
 wallet-withdrawal-paid-unproven = Die Abhebung von { $sats } Sats von { $mint } wurde bezahlt (Gebühr { $fee } Sats); die Mint gab keinen Zahlungsnachweis.
 wallet-withdrawal-failed = Die Abhebung von { $mint } ist nicht durchgegangen; ihre { $sats } Sats sind wieder in der Wallet.
 wallet-withdrawal-taken = Die Abhebung von { $sats } Sats von { $mint } wurde laut Mint bezahlt (sie nahm die Proofs, gab aber keinen Zahlungsnachweis: Prüfen Sie, ob die Zahlung beim Empfänger der Rechnung ankam); sie behielt { $kept } Sats darüber hinaus (nicht zurückgegebenes Wechselgeld findet eine Wiederherstellung aus den Sicherungswörtern wieder).
+
+## Der Discovery-Bericht: was jedes Relay tat und was aus jeder Anbieter-Ankündigung wurde.
+
+discovery-relay = Relay { $line }
+discovery-relay-line = { $url }: { $outcome } ({ $ms } ms)
+discovery-relay-line-said = { $url }: { $outcome } ({ $ms } ms) (es sagte: { $notice })
+discovery-relay-notice = {"  "}{ $url } sagte: { $notice }
+discovery-relay-answered = hat geantwortet (EOSE)
+discovery-relay-refused = keine Verbindung: { $reason }
+discovery-relay-timed-out = verbunden, dann innerhalb von { $secs } s kein Ende der Ereignisse gesendet (Zeitüberschreitung)
+discovery-relay-closed = hat das Abonnement geschlossen: „{ $reason }“
+discovery-relay-dropped = verbunden, dann vor dem Ende der Ereignisse abgebrochen: { $reason }
+discovery-events =
+    { $count ->
+        [one] { $count } Ereignis gefunden: { $used } verwendet
+       *[other] { $count } Ereignisse gefunden: { $used } verwendet
+    }
+discovery-events-refused = { $events }, { $refused } abgelehnt ({ $kinds })
+discovery-count = { $n } { $kind }
+discovery-separator = {", "}
+discovery-kind-wrong-kind = falsche Art
+discovery-kind-future = in die Zukunft datiert
+discovery-kind-bad-signature = ungültige Signatur
+discovery-kind-malformed = fehlerhaft
+discovery-kind-replaced = durch eine neuere ersetzt
+discovery-kind-unreviewed = ungeprüft
+discovery-kind-negative = negativ bewertet
+discovery-kind-bad-endpoint = unbrauchbarer Endpunkt
+discovery-kind-no-answer = keine Antwort
+discovery-kind-broke-price = Preis nicht eingehalten
+discovery-kind-no-model = Modell fehlt
+discovery-kind-no-common-mint = keine gemeinsame Mint
+discovery-kind-unaffordable = zu teuer
+discovery-event = {"  "}(Ereignis { $id }, Schlüssel { $key }): { $what }
+discovery-event-named = {"  "}„{ $name }“ (Ereignis { $id }, Schlüssel { $key }): { $what }
+discovery-event-verbose = {"  "}Ereignis { $id } Art { $kind } von { $pubkey }{ $d } am { $at }: { $what }
+discovery-event-verbose-named = {"  "}Ereignis { $id } Art { $kind } von { $pubkey }{ $d } am { $at }: „{ $name }“ { $what }
+discovery-used = verwendet
+discovery-refused = abgelehnt: { $why }
+discovery-why-replaced = durch die neuere Ankündigung { $by } ersetzt
+discovery-why-unreviewed = nicht geprüft, und nur geprüfte Anbieter sind erlaubt
+discovery-why-negative = der Prüfer hat ihn negativ bewertet
+discovery-why-bad-endpoint = kein brauchbarer Endpunkt: { $reason }
+discovery-why-probe-failed = er hat auf seine Prüfanfrage nicht geantwortet: { $reason }
+discovery-why-broke-price =
+    er hat mehr verlangt, als sein angekündigter Preis erlaubt, und wird deshalb { $minutes ->
+        [one] noch { $minutes } Minute
+       *[other] noch { $minutes } Minuten
+    } übergangen
+discovery-why-no-model = er bietet `{ $model }` nicht mit einem Preis in Sats an
+discovery-why-no-common-mint = keine seiner Mints ist eine, die Sie akzeptieren
+discovery-why-unaffordable = eine Anfrage kostet bis zu { $price } Sats, und vom Budget sind noch { $remaining } Sats übrig
+discovery-rule-wrong-kind = es ist Art { $kind }, keine Anbieter-Ankündigung (Art { $expected })
+discovery-rule-bad-signature = die Signatur lässt sich nicht bestätigen
+discovery-rule-no-endpoint = es hat kein `u`-Tag (Endpunkt)
+discovery-rule-future-dated = es ist { $secs } s in die Zukunft datiert
+discovery-rule-oversized = sein Inhalt hat { $bytes } Bytes, über der Grenze von { $cap } Bytes
+discovery-rule-no-identifier = es hat kein `d`-Tag
+discovery-rule-bad-endpoints = kein Endpunkt darin ist eine brauchbare http(s)-URL
+discovery-reviewer = Prüfer { $npub }: { $reviews } Bewertung(en) gelesen
+discovery-reviewer-unusable = der Schlüssel des Prüfers ist nicht brauchbar: { $reason }
+discovery-reviewer-none = kein Schlüssel eines Prüfers ist gesetzt, und nur geprüfte Anbieter sind erlaubt
+discovery-hint-who-none = kein Schlüssel eines Prüfers ist gesetzt
+discovery-hint-who-invalid = der Schlüssel des Prüfers ist kein gültiger öffentlicher Schlüssel ({ $reason })
+discovery-hint-who-set = Ihr Prüfer { $npub } hat sie nicht bewertet
+discovery-hint =
+    Nur geprüfte Anbieter sind erlaubt, und { $who }, deshalb { $count ->
+        [one] wurde { $count } auf Nostr gefundener Anbieter nicht verwendet
+       *[other] wurden { $count } auf Nostr gefundene Anbieter nicht verwendet
+    }. Setzen Sie in den vertrauenswürdigen Einstellungen unter „Routstr-Anbieter“ einen Schlüssel des Prüfers (npub oder hex; aiui-cli: --reviewer), oder erlauben Sie ungeprüfte Anbieter, indem Sie „Nur geprüfte Anbieter“ abwählen (aiui-cli: --any-provider).

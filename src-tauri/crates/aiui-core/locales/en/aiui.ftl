@@ -283,3 +283,77 @@ wallet-withdrawal-paid-unproven = The withdrawal of { $sats } sats from { $mint 
 wallet-withdrawal-failed = The withdrawal from { $mint } did not go through; its { $sats } sats are back in the wallet.
 # $kept sats beyond the $sats paid went to the mint.
 wallet-withdrawal-taken = The withdrawal of { $sats } sats from { $mint } was paid, the mint says (it took the proofs but gave no proof of payment: check that the invoice was received); it kept { $kept } sats beyond it (any change it did not return is found again by a restore from the backup words).
+
+## The discovery report (pay/discovery/report.rs): what each relay did and what became of each provider
+## announcement, in the trusted settings. $url, $reason, $notice, $name and the ids are the relay's or the event's.
+
+discovery-relay = relay { $line }
+discovery-relay-line = { $url }: { $outcome } ({ $ms } ms)
+discovery-relay-line-said = { $url }: { $outcome } ({ $ms } ms) (it said: { $notice })
+discovery-relay-notice = {"  "}{ $url } said: { $notice }
+discovery-relay-answered = answered (EOSE)
+discovery-relay-refused = could not connect: { $reason }
+discovery-relay-timed-out = connected, then sent no end-of-events within { $secs } s (timed out)
+discovery-relay-closed = closed the subscription: "{ $reason }"
+discovery-relay-dropped = connected, then stopped before the end of events: { $reason }
+discovery-events =
+    { $count ->
+        [one] { $count } event found: { $used } used
+       *[other] { $count } events found: { $used } used
+    }
+# $events is discovery-events; $kinds the discovery-count items, joined with discovery-separator.
+discovery-events-refused = { $events }, { $refused } refused ({ $kinds })
+discovery-count = { $n } { $kind }
+discovery-separator = {", "}
+discovery-kind-wrong-kind = wrong kind
+discovery-kind-future = dated in the future
+discovery-kind-bad-signature = bad signature
+discovery-kind-malformed = malformed
+discovery-kind-replaced = replaced by a newer one
+discovery-kind-unreviewed = unreviewed
+discovery-kind-negative = labelled negatively
+discovery-kind-bad-endpoint = bad endpoint
+discovery-kind-no-answer = did not answer
+discovery-kind-broke-price = broke its price
+discovery-kind-no-model = no such model
+discovery-kind-no-common-mint = no common mint
+discovery-kind-unaffordable = unaffordable
+discovery-event = {"  "}(event { $id }, key { $key }): { $what }
+discovery-event-named = {"  "}"{ $name }" (event { $id }, key { $key }): { $what }
+# The --verbose form: $d is " d=" and the event's d tag, or nothing; $at its date in seconds since 1970.
+discovery-event-verbose = {"  "}event { $id } kind { $kind } by { $pubkey }{ $d } at { $at }: { $what }
+discovery-event-verbose-named = {"  "}event { $id } kind { $kind } by { $pubkey }{ $d } at { $at }: "{ $name }" { $what }
+discovery-used = used
+discovery-refused = refused: { $why }
+discovery-why-replaced = replaced by the newer announcement { $by }
+discovery-why-unreviewed = not reviewed, and only reviewed providers are allowed
+discovery-why-negative = the reviewer labelled it negatively
+discovery-why-bad-endpoint = no usable endpoint: { $reason }
+discovery-why-probe-failed = it did not answer its probe: { $reason }
+discovery-why-broke-price =
+    it asked for more than its advertised price allows, so it is skipped for { $minutes ->
+        [one] { $minutes } more minute
+       *[other] { $minutes } more minutes
+    }
+discovery-why-no-model = it does not serve `{ $model }` with a sats price
+discovery-why-no-common-mint = none of its mints is one you accept
+discovery-why-unaffordable = a request costs up to { $price } sats and { $remaining } sats of the allowance remain
+discovery-rule-wrong-kind = it is kind { $kind }, not a provider announcement (kind { $expected })
+discovery-rule-bad-signature = the signature does not verify
+discovery-rule-no-endpoint = it has no `u` (endpoint) tag
+discovery-rule-future-dated = it is dated { $secs } s in the future
+discovery-rule-oversized = its content is { $bytes } bytes, over the { $cap }-byte cap
+discovery-rule-no-identifier = it has no `d` tag
+discovery-rule-bad-endpoints = no endpoint in it is a usable http(s) URL
+discovery-reviewer = reviewer { $npub }: { $reviews } review(s) read
+discovery-reviewer-unusable = the reviewer key is not usable: { $reason }
+discovery-reviewer-none = no reviewer key is set, and only reviewed providers are allowed
+discovery-hint-who-none = no reviewer key is set
+discovery-hint-who-invalid = the reviewer key is not a valid public key ({ $reason })
+discovery-hint-who-set = your reviewer { $npub } has not labelled them
+# $who is one of the discovery-hint-who- messages; $count the providers left unused.
+discovery-hint =
+    Only reviewed providers are allowed, and { $who }, so { $count ->
+        [one] { $count } provider found on Nostr was not used
+       *[other] { $count } providers found on Nostr were not used
+    }. Set a reviewer key (npub or hex) in the trusted settings under "Routstr providers" (aiui-cli: --reviewer), or allow unreviewed providers by unticking "Reviewed providers only" (aiui-cli: --any-provider).

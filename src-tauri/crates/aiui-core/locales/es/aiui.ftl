@@ -262,3 +262,73 @@ wallet-withdrawal-paid-proof-mismatch = La retirada de { $sats } sats de { $mint
 wallet-withdrawal-paid-unproven = La retirada de { $sats } sats de { $mint } se pagó (comisión de { $fee } sats); la mint no dio prueba de pago.
 wallet-withdrawal-failed = La retirada de { $mint } no se completó; sus { $sats } sats han vuelto a la cartera.
 wallet-withdrawal-taken = La retirada de { $sats } sats de { $mint } se pagó, según la mint (tomó las pruebas pero no dio prueba de pago: compruebe que la factura se cobró); se quedó { $kept } sats de más (el cambio que no devolvió lo encuentra de nuevo una restauración desde las palabras de respaldo).
+
+## El informe de descubrimiento: qué hizo cada relé y qué fue de cada anuncio de proveedor.
+
+discovery-relay = relé { $line }
+discovery-relay-line = { $url }: { $outcome } ({ $ms } ms)
+discovery-relay-line-said = { $url }: { $outcome } ({ $ms } ms) (dijo: { $notice })
+discovery-relay-notice = {"  "}{ $url } dijo: { $notice }
+discovery-relay-answered = respondió (EOSE)
+discovery-relay-refused = no se pudo conectar: { $reason }
+discovery-relay-timed-out = se conectó y luego no envió el fin de los eventos en { $secs } s (tiempo agotado)
+discovery-relay-closed = cerró la suscripción: «{ $reason }»
+discovery-relay-dropped = se conectó y luego se cortó antes del fin de los eventos: { $reason }
+discovery-events =
+    { $count ->
+        [one] { $count } evento encontrado: { $used } usado(s)
+       *[other] { $count } eventos encontrados: { $used } usado(s)
+    }
+discovery-events-refused = { $events }, { $refused } rechazado(s) ({ $kinds })
+discovery-count = { $n } { $kind }
+discovery-separator = {", "}
+discovery-kind-wrong-kind = de otro tipo
+discovery-kind-future = fechado en el futuro
+discovery-kind-bad-signature = firma no válida
+discovery-kind-malformed = mal formado
+discovery-kind-replaced = sustituido por uno más nuevo
+discovery-kind-unreviewed = sin revisar
+discovery-kind-negative = valorado negativamente
+discovery-kind-bad-endpoint = punto de acceso inservible
+discovery-kind-no-answer = no respondió
+discovery-kind-broke-price = no respetó su precio
+discovery-kind-no-model = sin ese modelo
+discovery-kind-no-common-mint = sin mint en común
+discovery-kind-unaffordable = demasiado caro
+discovery-event = {"  "}(evento { $id }, clave { $key }): { $what }
+discovery-event-named = {"  "}«{ $name }» (evento { $id }, clave { $key }): { $what }
+discovery-event-verbose = {"  "}evento { $id } tipo { $kind } de { $pubkey }{ $d } el { $at }: { $what }
+discovery-event-verbose-named = {"  "}evento { $id } tipo { $kind } de { $pubkey }{ $d } el { $at }: «{ $name }» { $what }
+discovery-used = usado
+discovery-refused = rechazado: { $why }
+discovery-why-replaced = sustituido por el anuncio más nuevo { $by }
+discovery-why-unreviewed = sin revisar, y solo se permiten proveedores revisados
+discovery-why-negative = el revisor lo valoró negativamente
+discovery-why-bad-endpoint = ningún punto de acceso servible: { $reason }
+discovery-why-probe-failed = no respondió a su sondeo: { $reason }
+discovery-why-broke-price =
+    pidió más de lo que permite su precio anunciado, así que se omite { $minutes ->
+        [one] durante { $minutes } minuto más
+       *[other] durante { $minutes } minutos más
+    }
+discovery-why-no-model = no ofrece `{ $model }` con un precio en sats
+discovery-why-no-common-mint = ninguna de sus mints es una que usted acepte
+discovery-why-unaffordable = una petición cuesta hasta { $price } sats y quedan { $remaining } sats del presupuesto
+discovery-rule-wrong-kind = es de tipo { $kind }, no un anuncio de proveedor (tipo { $expected })
+discovery-rule-bad-signature = la firma no se verifica
+discovery-rule-no-endpoint = no tiene etiqueta `u` (punto de acceso)
+discovery-rule-future-dated = está fechado { $secs } s en el futuro
+discovery-rule-oversized = su contenido tiene { $bytes } bytes, por encima del límite de { $cap } bytes
+discovery-rule-no-identifier = no tiene etiqueta `d`
+discovery-rule-bad-endpoints = ningún punto de acceso en él es una URL http(s) servible
+discovery-reviewer = revisor { $npub }: { $reviews } reseña(s) leída(s)
+discovery-reviewer-unusable = la clave del revisor no sirve: { $reason }
+discovery-reviewer-none = no hay clave de revisor, y solo se permiten proveedores revisados
+discovery-hint-who-none = no hay clave de revisor
+discovery-hint-who-invalid = la clave del revisor no es una clave pública válida ({ $reason })
+discovery-hint-who-set = su revisor { $npub } no los ha valorado
+discovery-hint =
+    Solo se permiten proveedores revisados, y { $who }, así que { $count ->
+        [one] { $count } proveedor encontrado en Nostr no se usó
+       *[other] { $count } proveedores encontrados en Nostr no se usaron
+    }. Indique una clave de revisor (npub o hex) en los ajustes de confianza, en «Proveedores de Routstr» (aiui-cli: --reviewer), o permita proveedores sin revisar desmarcando «Solo proveedores revisados» (aiui-cli: --any-provider).

@@ -8,8 +8,13 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::ReviewMode;
-use super::announcement::Rejected;
+use super::announcement::{MAX_CONTENT_BYTES, Rejected};
+use super::{PROVIDER_KIND, ReviewMode};
+use crate::i18n::{self, FluentValue, Locale};
+
+fn t(locale: Locale, key: &str, args: &[(&str, FluentValue<'_>)]) -> String {
+    i18n::text(locale, key, args)
+}
 
 /// What one relay did with discovery's REQ.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -27,17 +32,21 @@ pub enum RelayOutcome {
     Dropped { reason: String },
 }
 
+impl RelayOutcome {
+    pub fn text(&self, locale: Locale) -> String {
+        match self {
+            Self::Answered => t(locale, "discovery-relay-answered", &[]),
+            Self::Refused { reason } => t(locale, "discovery-relay-refused", &[("reason", reason.as_str().into())]),
+            Self::TimedOut { after_secs } => t(locale, "discovery-relay-timed-out", &[("secs", (*after_secs).into())]),
+            Self::Closed { reason } => t(locale, "discovery-relay-closed", &[("reason", reason.as_str().into())]),
+            Self::Dropped { reason } => t(locale, "discovery-relay-dropped", &[("reason", reason.as_str().into())]),
+        }
+    }
+}
+
 impl fmt::Display for RelayOutcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Answered => write!(f, "answered (EOSE)"),
-            Self::Refused { reason } => write!(f, "could not connect: {reason}"),
-            Self::TimedOut { after_secs } => {
-                write!(f, "connected, then sent no end-of-events within {after_secs} s (timed out)")
-            }
-            Self::Closed { reason } => write!(f, "closed the subscription: \"{reason}\""),
-            Self::Dropped { reason } => write!(f, "connected, then stopped before the end of events: {reason}"),
-        }
+        f.write_str(&self.text(Locale::En))
     }
 }
 
@@ -80,47 +89,70 @@ pub enum Refusal {
     Unaffordable { price_sats: u64, remaining_sats: u64 },
 }
 
-impl fmt::Display for Refusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Refusal {
+    pub fn text(&self, locale: Locale) -> String {
         match self {
-            Self::Invalid { rule } => write!(f, "{rule}"),
-            Self::Replaced { by } => write!(f, "replaced by the newer announcement {}", short(by)),
-            Self::Unreviewed => write!(f, "not reviewed, and only reviewed providers are allowed"),
-            Self::ReviewedNegatively => write!(f, "the reviewer labelled it negatively"),
-            Self::BadEndpoint { reason } => write!(f, "no usable endpoint: {reason}"),
-            Self::ProbeFailed { reason } => write!(f, "it did not answer its probe: {reason}"),
-            Self::BrokePrice { minutes } => write!(
-                f,
-                "it asked for more than its advertised price allows, so it is skipped for {minutes} more minute{}",
-                if *minutes == 1 { "" } else { "s" }
-            ),
-            Self::NoModel { model } => write!(f, "it does not serve `{model}` with a sats price"),
-            Self::NoCommonMint => write!(f, "none of its mints is one you accept"),
-            Self::Unaffordable { price_sats, remaining_sats } => {
-                write!(f, "a request costs up to {price_sats} sats and {remaining_sats} sats of the allowance remain")
+            Self::Invalid { rule } => rule_text(rule, locale),
+            Self::Replaced { by } => t(locale, "discovery-why-replaced", &[("by", short(by).into())]),
+            Self::Unreviewed => t(locale, "discovery-why-unreviewed", &[]),
+            Self::ReviewedNegatively => t(locale, "discovery-why-negative", &[]),
+            Self::BadEndpoint { reason } => {
+                t(locale, "discovery-why-bad-endpoint", &[("reason", reason.as_str().into())])
             }
+            Self::ProbeFailed { reason } => {
+                t(locale, "discovery-why-probe-failed", &[("reason", reason.as_str().into())])
+            }
+            Self::BrokePrice { minutes } => t(locale, "discovery-why-broke-price", &[("minutes", (*minutes).into())]),
+            Self::NoModel { model } => t(locale, "discovery-why-no-model", &[("model", model.as_str().into())]),
+            Self::NoCommonMint => t(locale, "discovery-why-no-common-mint", &[]),
+            Self::Unaffordable { price_sats, remaining_sats } => t(
+                locale,
+                "discovery-why-unaffordable",
+                &[("price", (*price_sats).into()), ("remaining", (*remaining_sats).into())],
+            ),
+        }
+    }
+
+    /// The catalogue's few words for counting refusals in the short report.
+    fn kind(&self) -> &'static str {
+        match self {
+            Self::Invalid { rule: Rejected::WrongKind(_) } => "discovery-kind-wrong-kind",
+            Self::Invalid { rule: Rejected::FutureDated(_) } => "discovery-kind-future",
+            Self::Invalid { rule: Rejected::BadSignature } => "discovery-kind-bad-signature",
+            Self::Invalid { .. } => "discovery-kind-malformed",
+            Self::Replaced { .. } => "discovery-kind-replaced",
+            Self::Unreviewed => "discovery-kind-unreviewed",
+            Self::ReviewedNegatively => "discovery-kind-negative",
+            Self::BadEndpoint { .. } => "discovery-kind-bad-endpoint",
+            Self::ProbeFailed { .. } => "discovery-kind-no-answer",
+            Self::BrokePrice { .. } => "discovery-kind-broke-price",
+            Self::NoModel { .. } => "discovery-kind-no-model",
+            Self::NoCommonMint => "discovery-kind-no-common-mint",
+            Self::Unaffordable { .. } => "discovery-kind-unaffordable",
         }
     }
 }
 
-impl Refusal {
-    /// A few words for counting refusals in the short report.
-    fn kind(&self) -> &'static str {
-        match self {
-            Self::Invalid { rule: Rejected::WrongKind(_) } => "wrong kind",
-            Self::Invalid { rule: Rejected::FutureDated(_) } => "dated in the future",
-            Self::Invalid { rule: Rejected::BadSignature } => "bad signature",
-            Self::Invalid { .. } => "malformed",
-            Self::Replaced { .. } => "replaced by a newer one",
-            Self::Unreviewed => "unreviewed",
-            Self::ReviewedNegatively => "labelled negatively",
-            Self::BadEndpoint { .. } => "bad endpoint",
-            Self::ProbeFailed { .. } => "did not answer",
-            Self::BrokePrice { .. } => "broke its price",
-            Self::NoModel { .. } => "no such model",
-            Self::NoCommonMint => "no common mint",
-            Self::Unaffordable { .. } => "unaffordable",
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text(Locale::En))
+    }
+}
+
+/// A broken announcement rule, as the owner reads it (the `Rejected` error's own words are for the log).
+fn rule_text(rule: &Rejected, locale: Locale) -> String {
+    match rule {
+        Rejected::WrongKind(kind) => {
+            t(locale, "discovery-rule-wrong-kind", &[("kind", (*kind).into()), ("expected", PROVIDER_KIND.into())])
         }
+        Rejected::BadSignature => t(locale, "discovery-rule-bad-signature", &[]),
+        Rejected::NoEndpoint => t(locale, "discovery-rule-no-endpoint", &[]),
+        Rejected::FutureDated(secs) => t(locale, "discovery-rule-future-dated", &[("secs", (*secs).into())]),
+        Rejected::Oversized(bytes) => {
+            t(locale, "discovery-rule-oversized", &[("bytes", (*bytes).into()), ("cap", MAX_CONTENT_BYTES.into())])
+        }
+        Rejected::NoIdentifier => t(locale, "discovery-rule-no-identifier", &[]),
+        Rejected::BadEndpoints => t(locale, "discovery-rule-bad-endpoints", &[]),
     }
 }
 
@@ -191,30 +223,29 @@ impl DiscoveryReport {
     }
 
     /// What the owner can change when reviewed-only filtering is what left no provider; `None` otherwise.
-    pub fn review_hint(&self) -> Option<String> {
+    pub fn review_hint(&self, locale: Locale) -> Option<String> {
         let unreviewed = self.refused_count(|r| *r == Refusal::Unreviewed);
         if unreviewed == 0 || self.used().next().is_some() {
             return None;
         }
         let who = match &self.reviewer {
-            ReviewerStatus::NotSet => "no reviewer key is set".to_owned(),
-            ReviewerStatus::Invalid { reason } => format!("the reviewer key is not a valid public key ({reason})"),
-            ReviewerStatus::Set { npub } => format!("your reviewer {} has not labelled them", short(npub)),
+            ReviewerStatus::NotSet => t(locale, "discovery-hint-who-none", &[]),
+            ReviewerStatus::Invalid { reason } => {
+                t(locale, "discovery-hint-who-invalid", &[("reason", reason.as_str().into())])
+            }
+            ReviewerStatus::Set { npub } => t(locale, "discovery-hint-who-set", &[("npub", short(npub).into())]),
         };
-        Some(format!(
-            "Only reviewed providers are allowed, and {who}, so {unreviewed} provider{} found on Nostr {} not used. \
-             Set a reviewer key (npub or hex) in the trusted settings under \"Routstr providers\" (aiui-cli: \
-             --reviewer), or allow unreviewed providers by unticking \"Reviewed providers only\" (aiui-cli: \
-             --any-provider).",
-            plural(unreviewed),
-            if unreviewed == 1 { "was" } else { "were" },
-        ))
+        Some(t(locale, "discovery-hint", &[("who", who.into()), ("count", unreviewed.into())]))
     }
 
     /// One sentence on why nothing is usable: for the no-backend message.
     pub fn why_none(&self) -> String {
-        let mut parts: Vec<String> =
-            self.relays.iter().filter(|r| r.outcome != RelayOutcome::Answered).map(relay_line).collect();
+        let mut parts: Vec<String> = self
+            .relays
+            .iter()
+            .filter(|r| r.outcome != RelayOutcome::Answered)
+            .map(|r| relay_line(r, Locale::En))
+            .collect();
         if self.events.is_empty() {
             if self.any_relay_answered() {
                 parts.push("no provider announcement was found".into());
@@ -222,7 +253,7 @@ impl DiscoveryReport {
                 parts.push("no relay answered, so no provider could be found".into());
             }
         } else {
-            parts.push(self.event_counts());
+            parts.push(self.event_counts(Locale::En));
             // The reasons themselves, for the few that are not merely an older copy.
             let refused = self.events.iter().filter_map(|e| match &e.verdict {
                 Verdict::Refused { why: Refusal::Replaced { .. } } | Verdict::Used => None,
@@ -231,15 +262,15 @@ impl DiscoveryReport {
             parts.extend(refused.take(3));
         }
         let mut text = parts.join("; ");
-        if let Some(hint) = self.review_hint() {
+        if let Some(hint) = self.review_hint(Locale::En) {
             text.push_str(". ");
             text.push_str(&hint);
         }
         text
     }
 
-    /// "3 announcements: 1 used, 2 refused (1 unreviewed, 1 dated in the future)".
-    pub fn event_counts(&self) -> String {
+    /// "3 events found: 1 used, 2 refused (1 unreviewed, 1 dated in the future)".
+    pub fn event_counts(&self, locale: Locale) -> String {
         let used = self.used().count();
         let mut kinds: Vec<(&'static str, usize)> = Vec::new();
         for event in &self.events {
@@ -251,54 +282,82 @@ impl DiscoveryReport {
             }
         }
         let refused: usize = kinds.iter().map(|(_, n)| n).sum();
-        let mut text = format!("{} event{} found: {used} used", self.events.len(), plural(self.events.len()));
-        if refused > 0 {
-            let list: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
-            text.push_str(&format!(", {refused} refused ({})", list.join(", ")));
+        let events = t(locale, "discovery-events", &[("count", self.events.len().into()), ("used", used.into())]);
+        if refused == 0 {
+            return events;
         }
-        text
+        let list: Vec<String> = kinds
+            .iter()
+            .map(|(k, n)| t(locale, "discovery-count", &[("n", (*n).into()), ("kind", t(locale, k, &[]).into())]))
+            .collect();
+        let kinds = list.join(&t(locale, "discovery-separator", &[]));
+        t(
+            locale,
+            "discovery-events-refused",
+            &[("events", events.into()), ("refused", refused.into()), ("kinds", kinds.into())],
+        )
     }
 
-    /// The report as lines of text: per relay, the counts, and with `verbose` one line per event and notice.
-    pub fn lines(&self, verbose: bool) -> Vec<String> {
-        let mut lines: Vec<String> = self.relays.iter().map(|r| format!("relay {}", relay_line(r))).collect();
+    /// The report as lines of text in `locale`: per relay, the counts, and with `verbose` one line per event and
+    /// notice.
+    pub fn lines(&self, verbose: bool, locale: Locale) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .relays
+            .iter()
+            .map(|r| t(locale, "discovery-relay", &[("line", relay_line(r, locale).into())]))
+            .collect();
         if verbose {
             for relay in &self.relays {
                 for notice in &relay.notices {
-                    lines.push(format!("  {} said: {notice}", relay.url));
+                    let args = [("url", relay.url.as_str().into()), ("notice", notice.as_str().into())];
+                    lines.push(t(locale, "discovery-relay-notice", &args));
                 }
             }
         }
-        lines.push(self.event_counts());
+        lines.push(self.event_counts(locale));
         for event in &self.events {
             let show = verbose || !matches!(&event.verdict, Verdict::Refused { why: Refusal::Replaced { .. } });
             if !show {
                 continue;
             }
             let what = match &event.verdict {
-                Verdict::Used => "used".to_owned(),
-                Verdict::Refused { why } => format!("refused: {why}"),
+                Verdict::Used => t(locale, "discovery-used", &[]),
+                Verdict::Refused { why } => t(locale, "discovery-refused", &[("why", why.text(locale).into())]),
             };
-            let name = if event.name.is_empty() { String::new() } else { format!("\"{}\" ", event.name) };
-            if verbose {
+            let named = !event.name.is_empty();
+            let mut args: Vec<(&str, FluentValue<'_>)> =
+                vec![("what", what.into()), ("name", event.name.as_str().into())];
+            let key = if verbose {
                 let d = event.d.as_deref().map(|d| format!(" d={d}")).unwrap_or_default();
-                lines.push(format!(
-                    "  event {} kind {} by {}{d} at {}: {name}{what}",
-                    event.id, event.kind, event.pubkey, event.created_at
-                ));
+                args.extend([
+                    ("id", event.id.as_str().into()),
+                    ("kind", event.kind.into()),
+                    ("pubkey", event.pubkey.as_str().into()),
+                    ("d", d.into()),
+                    ("at", event.created_at.to_string().into()),
+                ]);
+                if named { "discovery-event-verbose-named" } else { "discovery-event-verbose" }
             } else {
-                lines.push(format!("  {name}(event {}, key {}): {what}", short(&event.id), short(&event.pubkey)));
-            }
+                args.extend([("id", short(&event.id).into()), ("key", short(&event.pubkey).into())]);
+                if named { "discovery-event-named" } else { "discovery-event" }
+            };
+            lines.push(t(locale, key, &args));
         }
         match &self.reviewer {
-            ReviewerStatus::Set { npub } => lines.push(format!("reviewer {npub}: {} review(s) read", self.reviews)),
-            ReviewerStatus::Invalid { reason } => lines.push(format!("the reviewer key is not usable: {reason}")),
+            ReviewerStatus::Set { npub } => lines.push(t(
+                locale,
+                "discovery-reviewer",
+                &[("npub", npub.as_str().into()), ("reviews", self.reviews.into())],
+            )),
+            ReviewerStatus::Invalid { reason } => {
+                lines.push(t(locale, "discovery-reviewer-unusable", &[("reason", reason.as_str().into())]))
+            }
             ReviewerStatus::NotSet if self.review_mode == ReviewMode::ReviewedOnly => {
-                lines.push("no reviewer key is set, and only reviewed providers are allowed".into())
+                lines.push(t(locale, "discovery-reviewer-none", &[]))
             }
             ReviewerStatus::NotSet => {}
         }
-        if let Some(hint) = self.review_hint() {
+        if let Some(hint) = self.review_hint(locale) {
             lines.push(hint);
         }
         lines
@@ -306,20 +365,25 @@ impl DiscoveryReport {
 }
 
 impl fmt::Display for DiscoveryReport {
-    /// The short report, one item per line.
+    /// The short report, one item per line, in English (the logs', and the CLI's).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.lines(false).join("\n"))
+        write!(f, "{}", self.lines(false, Locale::En).join("\n"))
     }
 }
 
-fn relay_line(relay: &RelayReport) -> String {
-    let mut line = format!("{}: {} ({} ms)", relay.url, relay.outcome, relay.millis);
-    if relay.outcome != RelayOutcome::Answered
-        && let Some(notice) = relay.notices.first()
-    {
-        line.push_str(&format!(" (it said: {notice})"));
+fn relay_line(relay: &RelayReport, locale: Locale) -> String {
+    let mut args: Vec<(&str, FluentValue<'_>)> = vec![
+        ("url", relay.url.as_str().into()),
+        ("outcome", relay.outcome.text(locale).into()),
+        ("ms", relay.millis.into()),
+    ];
+    match relay.notices.first() {
+        Some(notice) if relay.outcome != RelayOutcome::Answered => {
+            args.push(("notice", notice.as_str().into()));
+            t(locale, "discovery-relay-line-said", &args)
+        }
+        _ => t(locale, "discovery-relay-line", &args),
     }
-    line
 }
 
 /// An event as the owner can tell it apart: its announced name, or the start of its key.
@@ -331,6 +395,154 @@ fn short(id: &str) -> String {
     id.chars().take(12).collect()
 }
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    fn relay(url: &str, outcome: RelayOutcome, notices: &[&str]) -> RelayReport {
+        RelayReport {
+            url: url.into(),
+            outcome,
+            millis: 12,
+            events: 1,
+            notices: notices.iter().map(|n| (*n).into()).collect(),
+        }
+    }
+
+    fn event(n: u8, name: &str, verdict: Verdict) -> EventReport {
+        EventReport {
+            id: format!("{n:02}eeeeeeeeeeeeeeeeeee"),
+            pubkey: format!("{n:02}kkkkkkkkkkkkkkkkkkk"),
+            kind: 38421,
+            d: Some("main".into()),
+            name: name.into(),
+            created_at: 1_700_000_000,
+            verdict,
+        }
+    }
+
+    /// Every relay outcome and every refusal, one announcement used; and one where only unreviewed ones were found.
+    fn reports() -> [DiscoveryReport; 2] {
+        let refused = |why| Verdict::Refused { why };
+        let every = DiscoveryReport {
+            relays: vec![
+                relay("wss://a.example", RelayOutcome::Answered, &[]),
+                relay(
+                    "wss://b.example",
+                    RelayOutcome::Closed { reason: "auth-required: AUTH".into() },
+                    &["AUTH first"],
+                ),
+                relay("wss://c.example", RelayOutcome::Refused { reason: "ECONNREFUSED".into() }, &[]),
+                relay("wss://d.example", RelayOutcome::TimedOut { after_secs: 1 }, &[]),
+                relay("wss://e.example", RelayOutcome::Dropped { reason: "ECONNRESET".into() }, &[]),
+            ],
+            events: vec![
+                event(1, "Provider One", Verdict::Used),
+                event(2, "", refused(Refusal::Invalid { rule: Rejected::WrongKind(1) })),
+                event(3, "", refused(Refusal::Invalid { rule: Rejected::FutureDated(3600) })),
+                event(4, "", refused(Refusal::Invalid { rule: Rejected::BadSignature })),
+                event(5, "", refused(Refusal::Invalid { rule: Rejected::NoEndpoint })),
+                event(6, "", refused(Refusal::Invalid { rule: Rejected::Oversized(70_000) })),
+                event(7, "", refused(Refusal::Invalid { rule: Rejected::NoIdentifier })),
+                event(8, "", refused(Refusal::Invalid { rule: Rejected::BadEndpoints })),
+                event(9, "Provider One", refused(Refusal::Replaced { by: "01eeeeeeeeeeeeeeeeeee".into() })),
+                event(10, "", refused(Refusal::Unreviewed)),
+                event(11, "", refused(Refusal::ReviewedNegatively)),
+                event(12, "", refused(Refusal::BadEndpoint { reason: "ENOTFOUND".into() })),
+                event(13, "", refused(Refusal::ProbeFailed { reason: "HTTP 502".into() })),
+                event(14, "", refused(Refusal::BrokePrice { minutes: 1 })),
+                event(15, "", refused(Refusal::BrokePrice { minutes: 15 })),
+                event(16, "", refused(Refusal::NoModel { model: "gpt-x".into() })),
+                event(17, "", refused(Refusal::NoCommonMint)),
+                event(18, "", refused(Refusal::Unaffordable { price_sats: 30, remaining_sats: 5 })),
+            ],
+            review_mode: ReviewMode::ReviewedOnly,
+            reviewer: ReviewerStatus::Set { npub: "npub1reviewerxxxxxxxxxxx".into() },
+            reviews: 2,
+        };
+        let unreviewed = DiscoveryReport {
+            relays: vec![relay("wss://a.example", RelayOutcome::Answered, &[])],
+            events: vec![event(1, "", refused(Refusal::Unreviewed)), event(2, "", refused(Refusal::Unreviewed))],
+            review_mode: ReviewMode::ReviewedOnly,
+            reviewer: ReviewerStatus::NotSet,
+            reviews: 0,
+        };
+        [every, unreviewed]
+    }
+
+    fn words(text: &str) -> BTreeSet<&str> {
+        text.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| w.len() >= 4).collect()
+    }
+
+    #[test]
+    fn the_report_reads_as_before_in_english() {
+        let [every, unreviewed] = reports();
+        let lines = every.lines(false, Locale::En);
+        assert_eq!(lines[0], "relay wss://a.example: answered (EOSE) (12 ms)");
+        assert_eq!(
+            lines[1],
+            "relay wss://b.example: closed the subscription: \"auth-required: AUTH\" (12 ms) (it said: AUTH first)"
+        );
+        assert_eq!(
+            lines[3],
+            "relay wss://d.example: connected, then sent no end-of-events within 1 s (timed out) (12 ms)"
+        );
+        assert_eq!(
+            lines[5],
+            "18 events found: 1 used, 17 refused (1 wrong kind, 1 dated in the future, 1 bad signature, 4 malformed, \
+             1 replaced by a newer one, 1 unreviewed, 1 labelled negatively, 1 bad endpoint, 1 did not answer, 2 broke \
+             its price, 1 no such model, 1 no common mint, 1 unaffordable)"
+        );
+        assert_eq!(lines[6], "  \"Provider One\" (event 01eeeeeeeeee, key 01kkkkkkkkkk): used");
+        assert_eq!(
+            lines[7],
+            "  (event 02eeeeeeeeee, key 02kkkkkkkkkk): refused: it is kind 1, not a provider announcement (kind 38421)"
+        );
+        assert!(lines.iter().all(|l| !l.contains("09eeeeeeeeee")), "the short report leaves out replaced copies");
+        assert!(lines.contains(&"  (event 14eeeeeeeeee, key 14kkkkkkkkkk): refused: it asked for more than its advertised price allows, so it is skipped for 1 more minute".to_owned()));
+        assert_eq!(lines.last().unwrap(), "reviewer npub1reviewerxxxxxxxxxxx: 2 review(s) read");
+        let hint = unreviewed.lines(false, Locale::En).pop().unwrap();
+        assert_eq!(
+            hint,
+            "Only reviewed providers are allowed, and no reviewer key is set, so 2 providers found on Nostr were not \
+             used. Set a reviewer key (npub or hex) in the trusted settings under \"Routstr providers\" (aiui-cli: \
+             --reviewer), or allow unreviewed providers by unticking \"Reviewed providers only\" (aiui-cli: \
+             --any-provider)."
+        );
+        assert_eq!(every.to_string(), lines.join("\n"), "the log's and the CLI's report is the English one");
+        let verbose = every.lines(true, Locale::En);
+        assert!(verbose.contains(&"  wss://b.example said: AUTH first".to_owned()), "{verbose:#?}");
+        assert!(verbose.contains(&"  event 01eeeeeeeeeeeeeeeeeee kind 38421 by 01kkkkkkkkkkkkkkkkkkk d=main at 1700000000: \"Provider One\" used".to_owned()), "{verbose:#?}");
+    }
+
+    #[test]
+    fn every_line_of_the_report_is_translated_and_passes_the_pseudo_locale() {
+        // The relays', the events' and the reviewer's own words, the CLI's flags, and the loanwords Spanish keeps
+        // (sats, mint, bytes, http).
+        let data = words(
+            "wss example auth required AUTH first ECONNREFUSED ECONNRESET ENOTFOUND HTTP Provider eeeeeeeeee \
+             kkkkkkkkkk eeeeeeeeeeeeeeeeeee kkkkkkkkkkkkkkkkkkk main npub reviewerxxxxxxxxxxx EOSE Nostr Routstr aiui \
+             reviewer provider gpt sats mint mints bytes http",
+        );
+        let mut problems = Vec::new();
+        for report in reports() {
+            for verbose in [false, true] {
+                let en = report.lines(verbose, Locale::En);
+                for locale in [Locale::De, Locale::Es, Locale::Pseudo] {
+                    let theirs = report.lines(verbose, locale);
+                    assert_eq!(theirs.len(), en.len());
+                    for (mine, english) in theirs.iter().zip(&en) {
+                        let kept: Vec<_> =
+                            words(mine).intersection(&words(english)).filter(|w| !data.contains(*w)).copied().collect();
+                        if !kept.is_empty() {
+                            problems.push(format!("{locale}: {kept:?} in {mine:?}"));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
 }
