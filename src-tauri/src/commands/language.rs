@@ -44,6 +44,10 @@ pub async fn trusted_set_locale<R: Runtime>(
     update_config(&shell, |file| file.locale = picked.map(|l| l.tag().to_owned()))?;
     let effective = picked.unwrap_or_else(Locale::from_env);
     shell.config.write().unwrap_or_else(|p| p.into_inner()).locale = effective;
+    // What the wallet tells from now on (a background write-off, say) is in the new language too.
+    if let Some(payments) = shell.chain_payments() {
+        payments.set_locale(effective);
+    }
     if let Some(chat) = app.get_webview_window(MAIN)
         && let Err(e) = chat.reload()
     {
