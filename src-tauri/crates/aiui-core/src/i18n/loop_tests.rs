@@ -25,6 +25,11 @@ struct Case {
     en: &'static str,
 }
 
+/// The Routstr leg's sentence for a provider that answered an error, with `verdict` on where the money is.
+fn answered(locale: Locale, verdict: Verdict) -> String {
+    Told::Answered { provider: "zap", detail: "HTTP 500: kaputt".into(), verdict }.text(locale)
+}
+
 fn result(locale: Locale, surface: serde_json::Value) -> String {
     answers::from_result(locale, &surface.to_string(), false)
 }
@@ -433,33 +438,22 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "routstr answered, refunded",
-        render: |l| {
-            Told::Answered { provider: "zap", detail: "HTTP 500: kaputt".into(), verdict: Verdict::Refunded }.text(l)
-        },
+        render: |l| answered(l, Verdict::Refunded),
         en: "zap answered HTTP 500: kaputt; the payment was refunded",
     },
     Case {
         name: "routstr answered, refund void",
-        render: |l| {
-            let detail = "HTTP 500: kaputt".into();
-            Told::Answered { provider: "zap", detail, verdict: Verdict::RefundVoid }.text(l)
-        },
+        render: |l| answered(l, Verdict::RefundVoid),
         en: "zap answered HTTP 500: kaputt; its refund did not count",
     },
     Case {
         name: "routstr answered, refunded in part",
-        render: |l| {
-            let verdict = Verdict::ProviderRefundedPart { spent: 3, paid: 10 };
-            Told::Answered { provider: "zap", detail: "HTTP 500: kaputt".into(), verdict }.text(l)
-        },
+        render: |l| answered(l, Verdict::ProviderRefundedPart { spent: 3, paid: 10 }),
         en: "zap answered HTTP 500: kaputt; the provider refunded part of the payment (3 of the 10 sats count as spent)",
     },
     Case {
         name: "routstr answered, provider's refund void",
-        render: |l| {
-            let verdict = Verdict::ProviderRefundVoid;
-            Told::Answered { provider: "zap", detail: "HTTP 500: kaputt".into(), verdict }.text(l)
-        },
+        render: |l| answered(l, Verdict::ProviderRefundVoid),
         en: "zap answered HTTP 500: kaputt; the provider's refund did not count",
     },
     Case {
