@@ -19,7 +19,8 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind};
+#[cfg(test)]
+use aho_corasick::AhoCorasick;
 use regex::{Regex, RegexBuilder};
 use sha2::{Digest, Sha256};
 use unicode_normalization::UnicodeNormalization;
@@ -109,9 +110,10 @@ fn label_of(label: &str) -> Label {
     }
 }
 
-/// Finds every labelled secret in `text`.
-pub(super) fn find(text: &str, out: &mut Vec<Finding>) {
-    find_labelled(text, out);
+/// Finds every labelled secret in `text`, whose anchor words sit at `anchors` (found by the screen's trigger pass,
+/// in order and none overlapping the one before).
+pub(super) fn find(text: &str, anchors: &[Range<usize>], out: &mut Vec<Finding>) {
+    find_labelled(text, anchors, out);
     find_seedqr_digits(text, out);
     find_tables(text, out);
 }
@@ -129,20 +131,28 @@ fn push(out: &mut Vec<Finding>, range: Range<usize>, kind: &str) {
     out.push(Finding { range, kind: kind.to_owned() });
 }
 
-/// A word every label holds (`key` in `X-Goog-Api-Key`, `code` in `backup codes`, `phrase` in `pairing phrase`),
-/// found by one case-insensitive automaton. Frequent words that only some labels hold (`auth`, `word`,
-/// `password`) are left out: the labels they would add are rare, and they would open a window every few lines. Only the bytes around a hit are given to [`LABELS`]: the automaton
-/// skips text several times faster than the label regex's DFA can read it.
+/// The anchor words in an automaton of their own: the reference the screen's shared trigger pass is held to.
+#[cfg(test)]
 static ANCHORS: LazyLock<AhoCorasick> = LazyLock::new(|| {
     AhoCorasick::builder()
         .ascii_case_insensitive(true)
-        .kind(Some(AhoCorasickKind::DFA))
+        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
         .build(ANCHOR_WORDS)
         .expect("the anchors compile")
 });
 
-/// The anchor words, matched ASCII-case-insensitively. A screen-wide automaton over every trigger can take these
-/// in and hand its hits to [`find_labelled`]'s windows instead of this module running its own.
+/// Where the anchor words sit in `text`, found without the screen's trigger pass.
+#[cfg(test)]
+pub(super) fn anchors_alone(text: &str) -> Vec<Range<usize>> {
+    ANCHORS.find_iter(text).map(|hit| hit.range()).collect()
+}
+
+/// A word every label holds (`key` in `X-Goog-Api-Key`, `code` in `backup codes`, `phrase` in `pairing phrase`),
+/// matched ASCII-case-insensitively by the screen's one trigger automaton (`secrets.rs`), which hands the hits to
+/// [`find_labelled`]'s windows. Frequent words that only some labels hold (`auth`, `word`, `password`) are left
+/// out: the labels they would add are rare, and they would open a window every few lines. Only the bytes around a
+/// hit are given to [`LABELS`]: the automaton skips text several times faster than the label regex's DFA can read
+/// it.
 pub(super) const ANCHOR_WORDS: &[&str] = &[
     "key",
     "token",
@@ -189,11 +199,11 @@ fn ceil_boundary(text: &str, mut at: usize) -> usize {
     at
 }
 
-fn find_labelled(text: &str, out: &mut Vec<Finding>) {
+fn find_labelled(text: &str, anchors: &[Range<usize>], out: &mut Vec<Finding>) {
     let mut window: Option<Range<usize>> = None;
-    for hit in ANCHORS.find_iter(text) {
-        let start = floor_boundary(text, hit.start().saturating_sub(BEFORE_ANCHOR));
-        let end = ceil_boundary(text, hit.end() + AFTER_ANCHOR);
+    for hit in anchors {
+        let start = floor_boundary(text, hit.start.saturating_sub(BEFORE_ANCHOR));
+        let end = ceil_boundary(text, hit.end + AFTER_ANCHOR);
         match &mut window {
             Some(w) if start <= w.end => w.end = end,
             _ => {

@@ -116,8 +116,12 @@ pub struct Report {
 }
 
 impl Report {
-    /// Adds a later pass's counts to these.
+    /// Adds another text's or a later pass's counts to these.
     fn absorb(&mut self, more: Report) {
+        self.placeholders += more.placeholders;
+        if more.redactions.is_empty() {
+            return;
+        }
         for (kind, n) in more.redactions {
             match self.redactions.iter_mut().find(|(k, _)| *k == kind) {
                 Some((_, count)) => *count += n,
@@ -125,21 +129,11 @@ impl Report {
             }
         }
         self.redactions.sort();
-        self.placeholders += more.placeholders;
     }
 
     /// True when the screen changed nothing.
     pub fn is_clean(&self) -> bool {
         self.redactions.is_empty() && self.placeholders == 0
-    }
-
-    fn merge(&mut self, other: Report) {
-        let mut counts: BTreeMap<String, usize> = self.redactions.drain(..).collect();
-        for (kind, n) in other.redactions {
-            *counts.entry(kind).or_default() += n;
-        }
-        self.redactions = counts.into_iter().collect();
-        self.placeholders += other.placeholders;
     }
 }
 
@@ -180,11 +174,15 @@ impl fmt::Debug for Screen {
     }
 }
 
+/// The memories' hash: every text is hashed once per screening, and SipHash cost more than some detectors. Seeded
+/// per process like std's, so a tool result cannot be made to collide on purpose.
+type MemoHasher = foldhash::fast::RandomState;
+
 /// Texts a screen found nothing in: no secret, no known value, no address. Such a text screens to itself in any
 /// conversation and from any origin. Bounded: past [`CleanTexts::LIMIT`] bytes it starts over.
 #[derive(Default)]
 struct CleanTexts {
-    texts: HashSet<Box<str>>,
+    texts: HashSet<Box<str>, MemoHasher>,
     bytes: usize,
 }
 
@@ -209,7 +207,7 @@ impl CleanTexts {
 /// longer than the screening, and such a text is not re-sent anyway.
 #[derive(Default)]
 struct ChangedTexts {
-    outcomes: HashMap<Box<str>, Vec<(Origin, Screened)>>,
+    outcomes: HashMap<Box<str>, Vec<(Origin, Screened)>, MemoHasher>,
     bytes: usize,
 }
 
@@ -227,10 +225,6 @@ impl ChangedTexts {
             self.outcomes.entry(text.into()).or_default().push((origin, outcome.clone()));
             self.bytes += size;
         }
-    }
-
-    fn get(&self, origin: Origin, text: &str) -> Option<&Screened> {
-        self.outcomes.get(text)?.iter().find(|(o, _)| *o == origin).map(|(_, outcome)| outcome)
     }
 }
 
@@ -277,24 +271,33 @@ impl Screen {
     ///
     /// A text screened before is answered from memory, with the same text and report as the first time.
     pub fn screen_text(&mut self, text: &str, origin: Origin) -> Screened {
+        self.screen_text_asking(text, &mut LazyOrigin::known(origin))
+    }
+
+    /// [`Screen::screen_text`] for a text whose origin is worked out only if it matters: when the text holds
+    /// something. Most texts hold nothing, and finding a string's origin in a body costs a walk of its pointer.
+    fn screen_text_asking(&mut self, text: &str, origin: &mut LazyOrigin<'_>) -> Screened {
         if self.clean.lock().unwrap_or_else(|p| p.into_inner()).texts.contains(text) {
             return Screened::Clean { text: text.to_owned(), report: Report::default() };
         }
         // The placeholders in a remembered outcome are still this table's: a number, once given, stays.
-        if let Some(outcome) = self.changed.get(origin, text) {
-            return outcome.clone();
+        if let Some(outcomes) = self.changed.outcomes.get(text) {
+            let origin = origin.get();
+            if let Some((_, outcome)) = outcomes.iter().find(|(o, _)| *o == origin) {
+                return outcome.clone();
+            }
         }
         let outcome = self.screen_to_fixpoint(text, origin);
         match &outcome {
             Screened::Clean { report, .. } if report.is_clean() => {
                 self.clean.lock().unwrap_or_else(|p| p.into_inner()).insert(text)
             }
-            _ => self.changed.insert(origin, text, &outcome),
+            _ => self.changed.insert(origin.get(), text, &outcome),
         }
         outcome
     }
 
-    fn screen_to_fixpoint(&mut self, text: &str, origin: Origin) -> Screened {
+    fn screen_to_fixpoint(&mut self, text: &str, origin: &mut LazyOrigin<'_>) -> Screened {
         const MAX_PASSES: usize = 8;
         let (mut text, mut report) = match self.screen_once(text, origin) {
             Screened::Clean { text, report } => (text, report),
@@ -320,14 +323,14 @@ impl Screen {
     }
 
     /// One pass: find secret shapes and known values, redact them (or block owner text), then apply placeholders.
-    fn screen_once(&mut self, text: &str, origin: Origin) -> Screened {
+    fn screen_once(&mut self, text: &str, origin: &mut LazyOrigin<'_>) -> Screened {
         let mut findings = Vec::new();
         secrets::find_shapes(text, &mut findings);
         for known in self.known.iter() {
             known.find(text, &mut findings);
         }
         let findings = secrets::merge(findings);
-        if origin == Origin::Owner && !findings.is_empty() {
+        if !findings.is_empty() && origin.get() == Origin::Owner {
             let blocked = Blocked::new(findings.into_iter().map(|f| f.kind));
             tracing::debug!(kinds = ?blocked.kinds, "egress: owner text holds a secret; blocked");
             return Screened::Blocked(blocked);
@@ -340,7 +343,7 @@ impl Screen {
         let (text, placeholders) = self.placeholders.apply(redacted.as_deref().unwrap_or(text));
         let report = Report { redactions: counts.into_iter().collect(), placeholders };
         if !report.is_clean() {
-            tracing::debug!(?origin, %report, "egress: screened");
+            tracing::debug!(origin = ?origin.get(), %report, "egress: screened");
         }
         Screened::Clean { text, report }
     }
@@ -387,13 +390,37 @@ enum Origins<'a> {
     Listed(std::vec::IntoIter<Origin>),
 }
 
-impl Origins<'_> {
-    fn of(&mut self, path: &str) -> Origin {
+impl<'a> Origins<'a> {
+    /// The origin of the string at `path`, asked of the caller only when the screen needs it. A listed one is
+    /// taken now, so the list stays in step with the walk.
+    fn of<'p>(&mut self, path: &'p str) -> LazyOrigin<'p>
+    where
+        'a: 'p,
+    {
         match self {
-            Self::ByPointer(origin_of) => origin_of(path),
+            Self::ByPointer(origin_of) => LazyOrigin { known: None, path, origin_of: Some(*origin_of) },
             // Never short, since both walks visit the same strings; were it short, the strictest origin.
-            Self::Listed(listed) => listed.next().unwrap_or(Origin::Owner),
+            Self::Listed(listed) => LazyOrigin::known(listed.next().unwrap_or(Origin::Owner)),
         }
+    }
+}
+
+/// A string's origin, known already or asked of the caller's function on first need.
+struct LazyOrigin<'p> {
+    known: Option<Origin>,
+    path: &'p str,
+    origin_of: Option<&'p dyn Fn(&str) -> Origin>,
+}
+
+impl<'p> LazyOrigin<'p> {
+    fn known(origin: Origin) -> Self {
+        Self { known: Some(origin), path: "", origin_of: None }
+    }
+
+    fn get(&mut self) -> Origin {
+        let (path, origin_of) = (self.path, self.origin_of);
+        // Without a function to ask, the strictest origin; `known` always has one then.
+        *self.known.get_or_insert_with(|| origin_of.map_or(Origin::Owner, |origin_of| origin_of(path)))
     }
 }
 
@@ -429,10 +456,10 @@ impl Walk<'_> {
 
     /// The screened text, or `None` when it is blocked.
     fn string(&mut self, text: &str, path: &str) -> Option<String> {
-        let origin = self.origins.of(path);
-        match self.screen.screen_text(text, origin) {
+        let mut origin = self.origins.of(path);
+        match self.screen.screen_text_asking(text, &mut origin) {
             Screened::Clean { text, report } => {
-                self.report.merge(report);
+                self.report.absorb(report);
                 Some(text)
             }
             Screened::Blocked(blocked) => {

@@ -132,25 +132,25 @@ impl Screen {
                 (Part::Elements(planned), Value::Array(elements)) => {
                     for (element, planned) in elements.iter_mut().zip(planned) {
                         let (more, kinds) = self.element(&key, element, planned);
-                        report.merge(more);
+                        report.absorb(more);
                         blocked.extend(kinds);
                     }
                 }
                 (Part::Whole(origins), item) => {
                     let (more, kinds) = self.walk_listed(item, origins);
-                    report.merge(more);
+                    report.absorb(more);
                     blocked.extend(kinds);
                 }
                 // The plan read this very body, so an array was planned as one.
                 (Part::Elements(_), item) => {
                     let (more, kinds) = self.walk_listed(item, Vec::new());
-                    report.merge(more);
+                    report.absorb(more);
                     blocked.extend(kinds);
                 }
             }
             let key = match self.screen_text(&key, key_origin) {
                 Screened::Clean { text, report: more } => {
-                    report.merge(more);
+                    report.absorb(more);
                     text
                 }
                 Screened::Blocked(b) => {

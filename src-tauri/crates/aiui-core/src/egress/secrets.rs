@@ -428,13 +428,16 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
     ]
 });
 
-/// The words that open a shape's gate, all in one automaton, each with the shapes it opens: one pass over a text
-/// says which shapes may match there. Compared ASCII-case-insensitively, which is looser than a case-sensitive
-/// shape needs and as loose as a `(?i)` one, but for two letters (see [`UNICODE_FOLDS`]).
+/// The words that open a shape's gate and the anchor words of the labelled finders
+/// ([`super::labelled::ANCHOR_WORDS`]), all in one automaton, each with the shapes it opens: one pass over a text
+/// says which shapes may match there and where labels may sit. Compared ASCII-case-insensitively, which is looser
+/// than a case-sensitive shape needs and as loose as a `(?i)` one, but for two letters (see [`UNICODE_FOLDS`]).
 struct Triggers {
     automaton: AhoCorasick,
     /// Per word of the automaton, the bit of each shape it opens.
     shapes: Vec<u64>,
+    /// Per word of the automaton, whether it is a label's anchor word.
+    anchors: Vec<bool>,
     /// The shapes gated by a byte run alone.
     ungated: u64,
 }
@@ -457,12 +460,23 @@ static TRIGGERS: LazyLock<Triggers> = LazyLock::new(|| {
             shapes[at] |= 1 << i;
         }
     }
+    let mut anchors = vec![false; words.len()];
+    for word in super::labelled::ANCHOR_WORDS {
+        match words.iter().position(|w| w.eq_ignore_ascii_case(word)) {
+            Some(at) => anchors[at] = true,
+            None => {
+                words.push(word);
+                shapes.push(0);
+                anchors.push(true);
+            }
+        }
+    }
     let automaton = AhoCorasick::builder()
         .ascii_case_insensitive(true)
         .kind(Some(AhoCorasickKind::DFA))
         .build(&words)
         .expect("the trigger words build");
-    Triggers { automaton, shapes, ungated }
+    Triggers { automaton, shapes, anchors, ungated }
 });
 
 /// Under `(?i)` a shape's `k` also matches the Kelvin sign and its `s` the long s, which an ASCII comparison of
@@ -499,16 +513,18 @@ fn has_run(text: &str, class: Class, min: usize) -> bool {
     false
 }
 
-/// The shapes that may match in `text`, one bit each in [`SHAPES`] order.
-fn open_shapes(text: &str) -> u64 {
+/// The shapes that may match in `text`, one bit each in [`SHAPES`] order, and where its labels' anchor words are,
+/// as a search that does not report overlapping matches finds them (in order, none overlapping the one before).
+fn open_shapes(text: &str, anchors: &mut Vec<Range<usize>>) -> u64 {
     let all = u64::MAX >> (64 - SHAPES.len());
-    if UNICODE_FOLDS.iter().any(|fold| text.contains(fold)) {
-        return all;
-    }
     let triggers = &*TRIGGERS;
     let mut open = triggers.ungated;
     for m in triggers.automaton.find_overlapping_iter(text) {
-        let mut opens = triggers.shapes[m.pattern().as_usize()] & !open;
+        let word = m.pattern().as_usize();
+        if triggers.anchors[word] && anchors.last().is_none_or(|last| last.end <= m.start()) {
+            anchors.push(m.range());
+        }
+        let mut opens = triggers.shapes[word] & !open;
         while opens != 0 {
             let i = opens.trailing_zeros() as usize;
             opens &= opens - 1;
@@ -516,9 +532,9 @@ fn open_shapes(text: &str) -> u64 {
                 open |= 1 << i;
             }
         }
-        if open == all {
-            break;
-        }
+    }
+    if UNICODE_FOLDS.iter().any(|fold| text.contains(fold)) {
+        return all;
     }
     for (i, shape) in SHAPES.iter().enumerate() {
         if let Some((class, min)) = shape.gate.run
@@ -550,7 +566,8 @@ fn generic(kind: &str) -> bool {
 pub(super) fn find_shapes(text: &str, out: &mut Vec<Finding>) {
     // One pass of the trigger words says which shapes may match: most texts open a few, and running every
     // shape's search (or all of them as one set) on every string of a body cost more than the rest.
-    let open = open_shapes(text);
+    let mut anchors = Vec::new();
+    let open = open_shapes(text, &mut anchors);
     for (i, shape) in SHAPES.iter().enumerate() {
         if open & (1 << i) != 0 {
             find_shape(shape, text, out);
@@ -559,7 +576,7 @@ pub(super) fn find_shapes(text: &str, out: &mut Vec<Finding>) {
     for (range, kind) in mnemonic::find(text) {
         out.push(Finding { range, kind: kind.to_owned() });
     }
-    super::labelled::find(text, out);
+    super::labelled::find(text, &anchors, out);
 }
 
 /// A value the caller knows is secret, with every form it may take inside a text.
@@ -671,7 +688,8 @@ pub(super) fn redact(text: &str, findings: &[Finding]) -> String {
     out
 }
 
-/// [`find_shapes`] without the gates: every shape runs on the whole text. The reference the gates are held to.
+/// [`find_shapes`] without the gates: every shape runs on the whole text, and the labels' anchors come from an
+/// automaton of their own. The reference the gates and the shared trigger pass are held to.
 #[cfg(test)]
 fn find_shapes_unfiltered(text: &str, out: &mut Vec<Finding>) {
     for shape in SHAPES.iter() {
@@ -680,7 +698,7 @@ fn find_shapes_unfiltered(text: &str, out: &mut Vec<Finding>) {
     for (range, kind) in mnemonic::find(text) {
         out.push(Finding { range, kind: kind.to_owned() });
     }
-    super::labelled::find(text, out);
+    super::labelled::find(text, &super::labelled::anchors_alone(text), out);
 }
 
 #[cfg(test)]
