@@ -127,7 +127,8 @@ builtin-done-now =
     } of { $app } accepted; `{ $app }` is now { $state }.
 # Asking between one-tap choices; $choices are intent- texts joined with builtin-or.
 builtin-did-you-mean = Did you mean: { $choices }?
-builtin-or = {", or "}
+# The word itself outside the quotes, so the pseudo-locale accents it like any other.
+builtin-or = {", "}or{" "}
 # Stands in for $app in an intent- text when no app of the name was found.
 builtin-an-app = an app
 # $action is an intent- text with builtin-an-app as its app.
