@@ -1,15 +1,22 @@
-//! The CLI's own words in the person's language, the environment's (LC_ALL, LC_MESSAGES, LANG), rendered from the
-//! `cli-*` messages of the Fluent catalogues.
+//! The CLI's own words in the person's language: the environment's (LC_ALL, LC_MESSAGES, LANG), or the one a
+//! command was told to use (`serve --language`), rendered from the `cli-*` messages of the Fluent catalogues.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use aiui_core::i18n::{self, FluentValue, Locale};
 
 static FROM_ENV: LazyLock<Locale> = LazyLock::new(Locale::from_env);
+static CHOSEN: OnceLock<Locale> = OnceLock::new();
 
 /// The language every line of this process is written in.
 pub fn locale() -> Locale {
-    *FROM_ENV
+    CHOSEN.get().copied().unwrap_or(*FROM_ENV)
+}
+
+/// Writes the rest of the process's lines in `locale` instead of the environment's. Only the first choice holds:
+/// a process speaks one language.
+pub fn choose(locale: Locale) {
+    let _ = CHOSEN.set(locale);
 }
 
 /// Message `key` in [`locale`], with `args`.

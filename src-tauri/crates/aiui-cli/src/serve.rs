@@ -16,7 +16,7 @@ use aiui_web::passphrase::{self, Kind};
 use anyhow::{Context, bail};
 
 use crate::chat::{Assembled, AssistantArgs};
-use crate::l10n::t;
+use crate::l10n::{self, t};
 
 /// How often open payments are reconciled in the background (the first run is at start-up), as in the desktop app.
 const RECONCILE_EVERY: Duration = Duration::from_secs(10 * 60);
@@ -350,6 +350,10 @@ async fn sessions_command(args: SessionsArgs) -> anyhow::Result<()> {
 }
 
 async fn serve_until_stopped(args: ServeArgs) -> anyhow::Result<()> {
+    // `--language` is the language of everything the service says, its start-up notices on this terminal too.
+    if let Some(locale) = args.language {
+        l10n::choose(locale);
+    }
     let data_dir = crate::data_dir(args.assistant.data_dir.clone())?;
     let mut config = aiui_web::WebConfig::new(data_dir, args.ui_dir.clone());
     config.chat_addr = args.listen;
