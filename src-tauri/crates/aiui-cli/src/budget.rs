@@ -8,6 +8,8 @@ use aiui_core::pricing::{self, PriceTable, format_usd};
 use aiui_core::view::{AllowanceView, ClaudeMeterView};
 use anyhow::bail;
 
+use crate::l10n::{self, t};
+
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(subcommand)]
@@ -95,29 +97,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let sats_change = allowance.is_some() || period.is_some() || accepted_mints.is_some();
             let claude_change = claude_usd.is_some() || claude_period.is_some();
             if !sats_change && !claude_change {
-                bail!(
-                    "nothing to change: pass --allowance, --period, --mint or --no-mints (Routstr, sats), or \
-                     --claude-usd or --claude-period (Claude, US dollars)"
-                );
+                bail!("{}", t("cli-budget-nothing-to-change", &[]));
             }
             // Read before anything is written, so a bad amount changes neither allowance.
             let claude_micros = claude_usd.as_deref().map(claude_amount).transpose()?;
             if sats_change {
                 let store = BudgetStore::open(&aiui_core::backends::registry::budget_path(&data_dir))?;
                 let report = store.set(BudgetUpdate { allowance_sats: allowance, period, accepted_mints })?;
-                println!("Budget saved.");
+                println!("{}", t("cli-budget-saved", &[]));
                 print_report(&report);
             }
             if claude_change {
                 let claude = ClaudeAllowance::open(&data_dir)?;
                 let report = claude.set(ClaudeUpdate { allowance_usd_micros: claude_micros, period: claude_period })?;
-                println!("Claude's allowance saved.");
+                println!("{}", t("cli-budget-claude-saved", &[]));
                 print_claude(&ClaudeMeterView::from(&report));
             }
         }
         Command::Price { model, input, output, cache_write, cache_read } => {
             let table = pricing::set_owner_price(&data_dir, &model, input, output, cache_write, cache_read)?;
-            println!("Price saved for {}: it is used from the next request.", model.trim());
+            println!("{}", t("cli-budget-price-saved", &[("model", model.trim().into())]));
             print_prices(&table);
         }
         Command::Prices => print_prices(&PriceTable::load(&data_dir)?),
@@ -128,7 +127,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// `--claude-usd` as micro-dollars; the message names the flag, since core's says "price" for any amount.
 fn claude_amount(text: &str) -> anyhow::Result<u64> {
     pricing::parse_usd(text).map_err(|e| match e {
-        pricing::PriceError::Invalid(why) => anyhow::anyhow!("--claude-usd: {why}; nothing was changed"),
+        pricing::PriceError::Invalid(why) => {
+            anyhow::anyhow!("{}", t("cli-budget-bad-claude-usd", &[("why", why.into())]))
+        }
         other => other.into(),
     })
 }
@@ -139,7 +140,7 @@ fn meter(data_dir: &Path, sats: &BudgetReport, claude: &ClaudeReport) -> Allowan
     match conversations.exists().then(|| aiui_core::store::Store::open(&conversations)) {
         Some(Ok(store)) => aiui_core::view::meter(sats, claude, &store, Vec::new()),
         Some(Err(e)) => {
-            eprintln!("note: the conversations could not be read ({e}); free answers are not counted");
+            eprintln!("{}", t("cli-budget-no-conversations", &[("error", e.to_string().into())]));
             AllowanceView::new(sats, Vec::new()).with_claude(claude)
         }
         None => AllowanceView::new(sats, Vec::new()).with_claude(claude),
@@ -149,46 +150,55 @@ fn meter(data_dir: &Path, sats: &BudgetReport, claude: &ClaudeReport) -> Allowan
 fn print_meter(meter: &AllowanceView, sats: &BudgetReport) {
     print_claude(&meter.claude);
     println!();
-    println!("Routstr (sats):");
+    println!("{}", t("cli-budget-routstr", &[]));
     print_report(sats);
     if meter.notice_80 {
-        println!("80% or more of the Routstr allowance is spent this period.");
+        println!("{}", t("cli-budget-routstr-80", &[]));
     }
     println!();
     let free = meter.free_answers;
-    println!("This month: {} local and {} built-in answers, at $0.", free.local, free.builtin);
+    println!("{}", t("cli-budget-free", &[("local", free.local.into()), ("builtin", free.builtin.into())]));
 }
 
 fn print_claude(c: &ClaudeMeterView) {
-    println!("Claude (US dollars):");
+    println!("{}", t("cli-budget-claude", &[]));
     if c.allowance_usd_micros == 0 {
-        println!("allowance: $0 (Claude is not used; set one with --claude-usd AMOUNT)");
+        println!("{}", t("cli-budget-claude-off", &[]));
         // An allowance lowered to 0 mid-period keeps what was already spent in it.
         if c.spent_usd_micros + c.reserved_usd_micros > 0 {
-            println!("spent:     {} (reserved {}) this period", c.spent, c.reserved);
+            let args = [("spent", c.spent.as_str().into()), ("reserved", c.reserved.as_str().into())];
+            println!("{}", t("cli-budget-claude-spent-off", &args));
         }
         return;
     }
-    println!("allowance: {} ({})", c.allowance, c.period);
-    println!("spent:     {}", c.spent);
-    println!("reserved:  {}", c.reserved);
-    println!("remaining: {}", c.remaining);
-    println!("renews:    {}", renews(c.renews_at_ms, aiui_core::now_ms()));
+    let args = [("allowance", c.allowance.as_str().into()), ("period", period(c.period).into())];
+    println!("{}", t("cli-budget-allowance", &args));
+    println!("{}", t("cli-budget-spent", &[("spent", c.spent.as_str().into())]));
+    println!("{}", t("cli-budget-reserved", &[("reserved", c.reserved.as_str().into())]));
+    println!("{}", t("cli-budget-remaining", &[("remaining", c.remaining.as_str().into())]));
+    let renewal = renews(c.renews_at_ms, aiui_core::now_ms(), l10n::locale());
+    println!("{}", t("cli-budget-renews", &[("renews", renewal.into())]));
     if c.notice_80 {
-        println!("80% or more of Claude's allowance is spent this period.");
+        println!("{}", t("cli-budget-claude-80", &[]));
     }
 }
 
 fn print_prices(table: &PriceTable) {
+    let header = [("date", table.taken_on.to_string().into()), ("source", table.source.to_string().into())];
+    println!("{}", t("cli-prices-header", &header));
     println!(
-        "Claude's prices, US dollars per million tokens (shipped: taken {} from {}):",
-        table.taken_on, table.source
+        "{:<28} {:>9} {:>9} {:>12} {:>11}",
+        t("cli-prices-col-model", &[]),
+        t("cli-prices-col-input", &[]),
+        t("cli-prices-col-output", &[]),
+        t("cli-prices-col-cache-write", &[]),
+        t("cli-prices-col-cache-read", &[])
     );
-    println!("{:<28} {:>9} {:>9} {:>12} {:>11}", "model", "input", "output", "cache write", "cache read");
+    let mine = t("cli-prices-mine", &[]);
     let usd = |micros: u64| format_usd(micros).trim_start_matches('$').to_owned();
     for (model, price) in &table.models {
         let p = price.base;
-        let mine = if price.set_by_owner { "  (set by you)" } else { "" };
+        let mine = if price.set_by_owner { mine.as_str() } else { "" };
         println!(
             "{model:<28} {:>9} {:>9} {:>12} {:>11}{mine}",
             usd(p.input),
@@ -197,48 +207,64 @@ fn print_prices(table: &PriceTable) {
             usd(p.cache_read)
         );
     }
-    println!("A model that is not listed is never used for paid requests.");
+    println!("{}", t("cli-prices-footer", &[]));
 }
 
 fn print_report(report: &BudgetReport) {
-    println!("allowance: {} sats ({})", report.allowance_sats, report.period);
-    println!("spent:     {} sats", report.spent_sats);
-    println!("reserved:  {} sats", report.reserved_sats);
-    println!("remaining: {} sats", report.remaining_sats);
-    println!("renews:    {}", renews(report.renews_at_ms, aiui_core::now_ms()));
+    let args = [("sats", report.allowance_sats.into()), ("period", period(report.period.as_str()).into())];
+    println!("{}", t("cli-budget-sats-allowance", &args));
+    println!("{}", t("cli-budget-sats-spent", &[("sats", report.spent_sats.into())]));
+    println!("{}", t("cli-budget-sats-reserved", &[("sats", report.reserved_sats.into())]));
+    println!("{}", t("cli-budget-sats-remaining", &[("sats", report.remaining_sats.into())]));
+    let renewal = renews(report.renews_at_ms, aiui_core::now_ms(), l10n::locale());
+    println!("{}", t("cli-budget-renews", &[("renews", renewal.into())]));
     if report.accepted_mints.is_empty() {
-        println!("accepted mints: none (paid help is off)");
+        println!("{}", t("cli-budget-mints-none", &[]));
     } else {
-        println!("accepted mints:");
+        println!("{}", t("cli-budget-mints", &[]));
         for mint in &report.accepted_mints {
             println!("  {mint}");
         }
     }
     if report.notice_80_sent {
-        println!("The 80% notice was sent this period.");
+        println!("{}", t("cli-budget-80-sent", &[]));
     }
 }
 
-/// When an allowance renews, counted from now: the exact time is `renews_at_ms` in `--json`.
-fn renews(at_ms: Option<i64>, now_ms: i64) -> String {
+/// A period's name (`Period::as_str`: never, daily, weekly, monthly) in the CLI's language.
+fn period(name: &str) -> String {
+    match name {
+        "never" => t("cli-period-never", &[]),
+        "daily" => t("cli-period-daily", &[]),
+        "weekly" => t("cli-period-weekly", &[]),
+        "monthly" => t("cli-period-monthly", &[]),
+        // A period this build does not know is shown as stored rather than hidden.
+        other => other.to_owned(),
+    }
+}
+
+/// When an allowance renews, counted from now, in `locale`: the exact time is `renews_at_ms` in `--json`.
+fn renews(at_ms: Option<i64>, now_ms: i64, locale: aiui_core::i18n::Locale) -> String {
     const MINUTE: i64 = 60_000;
     const HOUR: i64 = 60 * MINUTE;
     const DAY: i64 = 24 * HOUR;
-    let Some(at) = at_ms else { return "never (a one-off allowance)".into() };
+    let Some(at) = at_ms else { return aiui_core::i18n::text(locale, "cli-renews-never", &[]) };
     let left = (at - now_ms).max(0);
-    let (n, unit) = match left {
-        l if l >= 2 * DAY => (l / DAY, "day"),
-        l if l >= 2 * HOUR => (l / HOUR, "hour"),
-        l => ((l / MINUTE).max(1), "minute"),
+    let (n, key) = match left {
+        l if l >= 2 * DAY => (l / DAY, "cli-renews-in-days"),
+        l if l >= 2 * HOUR => (l / HOUR, "cli-renews-in-hours"),
+        l => ((l / MINUTE).max(1), "cli-renews-in-minutes"),
     };
-    format!("in {n} {unit}{}", if n == 1 { "" } else { "s" })
+    aiui_core::i18n::text(locale, key, &[("count", n.into())])
 }
 
 #[cfg(test)]
 mod tests {
+    use aiui_core::i18n::Locale;
+
     #[track_caller]
     fn check(at_ms: Option<i64>, now_ms: i64, expect: &str) {
-        assert_eq!(super::renews(at_ms, now_ms), expect);
+        assert_eq!(super::renews(at_ms, now_ms, Locale::En), expect);
     }
 
     #[test]
@@ -252,5 +278,14 @@ mod tests {
         check(Some(119 * 60_000), 0, "in 119 minutes");
         check(Some(10), 0, "in 1 minute");
         check(Some(0), 5, "in 1 minute");
+    }
+
+    #[test]
+    fn renewal_is_said_with_the_plural_of_the_owners_language() {
+        const H: i64 = 3_600_000;
+        assert_eq!(super::renews(Some(30 * 24 * H), 0, Locale::De), "in 30 Tagen");
+        assert_eq!(super::renews(Some(10), 0, Locale::De), "in 1 Minute");
+        assert_eq!(super::renews(Some(47 * H), 0, Locale::Es), "en 47 horas");
+        assert_eq!(super::renews(None, 0, Locale::Es), "nunca (un presupuesto único)");
     }
 }

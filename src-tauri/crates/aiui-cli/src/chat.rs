@@ -22,6 +22,7 @@ use aiui_core::store::{ConversationId, Store};
 use aiui_core::view::SpendView;
 use anyhow::{Context, bail};
 
+use crate::l10n::{self, t};
 use crate::render;
 
 #[derive(Debug, clap::Args)]
@@ -94,7 +95,8 @@ pub async fn assemble(args: &AssistantArgs) -> anyhow::Result<Assembled> {
     let gate = Arc::new(Gate::new(AuditLog::open(&data.audit_log())?, CONFIRM_TTL));
     let store = Arc::new(Store::open(&data.conversations())?);
     let known = vec![KnownSecret::new("node-password", password)];
-    let config = Arc::new(RwLock::new(OperatorConfig::default()));
+    // The answers and confirmations in the language of the CLI's own lines (`serve --language` sets both).
+    let config = Arc::new(RwLock::new(OperatorConfig { locale: l10n::locale(), ..OperatorConfig::default() }));
     let budget = built.budget.clone();
     let agent =
         Arc::new(Agent::new(Arc::new(node_client), built.chain, gate, store, config, known).with_budget(built.budget));
@@ -104,37 +106,44 @@ pub async fn assemble(args: &AssistantArgs) -> anyhow::Result<Assembled> {
 pub async fn run(args: Args) -> anyhow::Result<()> {
     let Assembled { agent, notices, demo, .. } = assemble(&args.assistant).await?;
     for notice in &notices {
-        println!("note: {notice}");
+        println!("{}", t("cli-note", &[("notice", notice.as_str().into())]));
     }
     let conversation = match &args.conversation {
         Some(id) => {
             let id = ConversationId(id.clone());
             let existing = agent.store.load(&id)?;
-            println!("Resuming \"{}\" ({} messages).", existing.title, existing.messages().len());
+            let args = [("title", existing.title.as_str().into()), ("count", existing.messages().len().into())];
+            println!("{}", t("cli-chat-resuming", &args));
             id
         }
-        None => agent.store.create_conversation("Terminal chat")?,
+        None => agent.store.create_conversation(&t("cli-chat-title", &[]))?,
     };
 
-    println!("Conversation {conversation}. Type a question; /list shows conversations; /quit or Ctrl-D ends.");
+    println!("{}", t("cli-chat-started", &[("id", conversation.to_string().into())]));
+    let you = t("cli-chat-you", &[]);
     // The one-tap replies of the last answer: typing a choice's number sends that choice.
     let mut choices: Vec<String> = Vec::new();
     let mut no_backend = NoBackendSaid::default();
     let mut lines = Lines::start();
-    while let Some(line) = lines.next("you> ").await? {
+    while let Some(line) = lines.next(&format!("{you} ")).await? {
         match line.trim() {
             "" => continue,
             "/quit" | "/exit" => break,
             "/list" => {
                 for c in agent.store.list_conversations()? {
-                    println!("  {}  {}  ({} messages)", c.id, c.title, c.message_count);
+                    let args = [
+                        ("id", c.id.to_string().into()),
+                        ("title", c.title.as_str().into()),
+                        ("count", c.message_count.into()),
+                    ];
+                    println!("{}", t("cli-chat-list-item", &args));
                 }
                 continue;
             }
             text => {
                 let text = chosen(text, &choices).unwrap_or(text).to_owned();
                 if text != line.trim() {
-                    println!("you> {text}");
+                    println!("{you} {text}");
                 }
                 choices = turn(&agent, &conversation, &text, &mut lines, &mut no_backend).await?;
             }
@@ -162,7 +171,7 @@ pub fn leg_settings(args: &AssistantArgs) -> LegSettings {
             scorer: scorer(args),
             lexical: true,
         },
-        locale: aiui_core::i18n::Locale::from_env(),
+        locale: l10n::locale(),
     }
 }
 
@@ -186,12 +195,6 @@ fn chosen<'a>(line: &str, choices: &'a [String]) -> Option<&'a str> {
     choices.get(n.checked_sub(1)?).map(String::as_str)
 }
 
-/// How a terminal user enables a leg: the windowed shells' [`ENABLE_A_LEG`] names a window this chat doesn't have.
-const ENABLE_A_LEG_HERE: &str = "To enable one: start Ollama on this machine with a tool-capable model \
-    (`ollama pull qwen2.5:7b`), or store a Claude API key in the OS keyring \
-    (`secret-tool store --label=AIUI service aiui username anthropic-api-key`) and give Claude an allowance \
-    (`aiui-cli budget set --claude-usd 5 --claude-period monthly`), then type your question again.";
-
 /// The "no backend" block is said once: the same reasons again get one line, changed reasons the whole block.
 #[derive(Debug, Default)]
 struct NoBackendSaid {
@@ -199,12 +202,16 @@ struct NoBackendSaid {
 }
 
 impl NoBackendSaid {
-    fn text(&mut self, message: &str) -> String {
+    /// `message` is the turn's, in `locale`: the windowed shells' way to enable a leg (in English exactly
+    /// [`ENABLE_A_LEG`]) names a window this chat doesn't have, so the terminal's own way replaces it.
+    fn text(&mut self, message: &str, locale: aiui_core::i18n::Locale) -> String {
         if self.last.as_deref() == Some(message) {
-            return "Still no assistant backend is available (the reasons are above).".into();
+            return t("cli-chat-still-no-backend", &[]);
         }
         self.last = Some(message.to_owned());
-        message.replace(ENABLE_A_LEG, ENABLE_A_LEG_HERE)
+        let windowed = aiui_core::i18n::text(locale, "stop-enable-a-leg", &[]);
+        debug_assert!(locale != aiui_core::i18n::Locale::En || windowed == ENABLE_A_LEG);
+        message.replace(&windowed, &t("cli-chat-enable-a-leg", &[]))
     }
 }
 
@@ -264,41 +271,46 @@ async fn turn(
                 for (n, choice) in choices.iter().enumerate() {
                     println!("  {}) {choice}", n + 1);
                 }
-                println!("  (type a number to choose)");
+                println!("{}", t("cli-chat-choose", &[]));
                 offered = choices;
             }
             Event::Surface { surface, .. } => print!("{}", render::surface(&surface)),
-            Event::Notice { text } => println!("  note: {text}"),
+            Event::Notice { text } => println!("{}", t("cli-chat-notice", &[("notice", text.as_str().into())])),
             Event::AwaitingConfirmation { request } => {
                 print!("{}", render::confirmation(&request));
-                let Some(answer) = lines.next("Approve? [y/N] ").await? else {
+                let Some(answer) = lines.next(&format!("{} ", t("cli-chat-approve", &[]))).await? else {
                     // Ctrl-C (or the end of input) at the question: the turn stops and the request is withdrawn.
                     stop.stop();
                     continue;
                 };
-                let decision =
-                    if matches!(answer.trim(), "y" | "Y" | "yes") { Decision::AllowOnce } else { Decision::Deny };
+                let decision = if l10n::is_yes(&answer) { Decision::AllowOnce } else { Decision::Deny };
                 if let Err(e) = agent.gate.decide(&request.id, &request.arguments_hash, decision) {
-                    println!("  the decision was not taken: {e}");
+                    println!("{}", t("cli-chat-not-decided", &[("error", e.to_string().into())]));
                 }
             }
             Event::Stopped { reason, message } => {
                 if !std::mem::take(&mut streamed).is_empty() {
                     println!();
                 }
-                let message = if reason == StopReason::NoBackend { no_backend.text(&message) } else { message };
+                let message = if reason == StopReason::NoBackend {
+                    let locale = agent.config.read().unwrap_or_else(|p| p.into_inner()).locale;
+                    no_backend.text(&message, locale)
+                } else {
+                    message
+                };
                 println!("■ {message}");
                 if let Some(spent) = spent.take().filter(|s| s.usd_micros > 0 || s.sats > 0) {
-                    println!("  (this turn cost {})", SpendView::from(spent).label);
+                    println!("{}", t("cli-chat-turn-cost", &[("cost", SpendView::from(spent).label.into())]));
                 }
             }
             Event::Done { backend } => {
                 let cost = SpendView::from(spent.take().unwrap_or_default()).label;
-                println!("  (answered by {}) · cost {cost}", backend.label());
+                let args = [("backend", backend.label().into()), ("cost", cost.into())];
+                println!("{}", t("cli-chat-done", &args));
             }
         }
     }
-    task.await.context("the turn stopped unexpectedly")??;
+    task.await.with_context(|| t("cli-chat-turn-stopped", &[]))??;
     Ok(offered)
 }
 
@@ -308,7 +320,7 @@ async fn connect(args: &AssistantArgs) -> anyhow::Result<(NodeClient, String, Op
         let demo = crate::demo::start_node().await?;
         let url: url::Url = demo.node.url().parse()?;
         let pin = crate::demo::pin(&demo)?;
-        println!("Demo node (simulated) at {url}");
+        println!("{}", t("cli-demo-at", &[("url", url.as_str().into())]));
         let client = NodeClient::new(
             NodeConfig::new(url).with_pin(pin),
             Credentials { password: aiui_core::Secret::new(demo.password.clone()), totp: None },
@@ -316,12 +328,12 @@ async fn connect(args: &AssistantArgs) -> anyhow::Result<(NodeClient, String, Op
         let password = demo.password.clone();
         return Ok((client, password, Some(demo)));
     }
-    let Some(url) = args.node.clone() else { bail!("pass --node URL, or --demo") };
+    let Some(url) = args.node.clone() else { bail!("{}", t("cli-chat-need-node", &[])) };
     let password = crate::doctor::read_password()?;
     let plain = password.expose().clone();
     let config = NodeConfig { pin: args.fingerprint, ..NodeConfig::new(url) };
     let client = NodeClient::new(config, Credentials { password, totp: Some(Arc::new(crate::doctor::read_totp)) })?;
-    client.login().await.context("logging in to the node")?;
+    client.login().await.with_context(|| t("cli-logging-in-node", &[]))?;
     Ok((client, plain, None))
 }
 
@@ -360,7 +372,7 @@ impl Lines {
             std::io::stdout().flush()?;
         }
         tokio::select! {
-            line = self.0.recv() => line.transpose().context("reading the terminal"),
+            line = self.0.recv() => line.transpose().with_context(|| t("cli-reading-terminal", &[])),
             _ = tokio::signal::ctrl_c() => {
                 println!();
                 Ok(None)

@@ -6,17 +6,17 @@ use aiui_core::node::contract::{self, MethodReport, Outcome};
 use aiui_core::node::{Confidence, Credentials, Drift, NodeClient, NodeConfig};
 use anyhow::{Context, bail};
 
+use crate::l10n::t;
+
 pub async fn run(config: NodeConfig, credentials: Credentials, app: Option<&str>) -> anyhow::Result<()> {
     let known = vec![KnownSecret::new("node-password", credentials.password.clone())];
     let client = NodeClient::new(config, credentials)?;
-    println!("Node      {}", client.url());
-    client.login().await.context("logging in")?;
-    println!("Login     ok");
-    println!(
-        "Contract  every read method in AIUI's adapter table, called once (reads only: nothing on the node changes)"
-    );
+    println!("{}", t("cli-doctor-node", &[("url", client.url().to_string().into())]));
+    client.login().await.with_context(|| t("cli-logging-in", &[]))?;
+    println!("{}", t("cli-doctor-login-ok", &[]));
+    println!("{}", t("cli-contract-intro", &[]));
     let reports = contract::check(&client, app, known).await;
-    client.logout().await.context("logging out")?;
+    client.logout().await.with_context(|| t("cli-logging-out", &[]))?;
     for report in &reports {
         print!("{}", render(report));
     }
@@ -25,70 +25,92 @@ pub async fn run(config: NodeConfig, credentials: Credentials, app: Option<&str>
     let drifted = count(|o| matches!(o, Outcome::Read { drift, .. } if !drift.is_exact()));
     let unreadable = count(|o| matches!(o, Outcome::Unreadable { .. }));
     let silent = count(|o| matches!(o, Outcome::NoAnswer(_) | Outcome::NotCalled(_)));
-    println!(
-        "\nSummary   {exact} match, {drifted} readable with drift, {unreadable} not readable, {silent} did not answer"
-    );
-    println!(
-        "To correct AIUI for this node, send this whole output to its developers (or edit node/adapter.rs). The \
-         samples are screened: secrets are redacted and LAN and onion addresses replaced."
-    );
+    println!();
+    let summary = [
+        ("exact", exact.into()),
+        ("drifted", drifted.into()),
+        ("unreadable", unreadable.into()),
+        ("silent", silent.into()),
+    ];
+    println!("{}", t("cli-contract-summary", &summary));
+    println!("{}", t("cli-contract-send", &[]));
     if unreadable + silent > 0 {
-        bail!("{} of {} read methods could not be used as AIUI expects", unreadable + silent, reports.len());
+        let failed = [("failed", (unreadable + silent).into()), ("total", reports.len().into())];
+        bail!("{}", t("cli-contract-failed", &failed));
     }
     Ok(())
 }
 
 fn render(report: &MethodReport) -> String {
     let confidence = match report.confidence {
-        Confidence::Documented => "doc",
-        Confidence::NameOnly => "name",
-        Confidence::Assumed => "assumed",
+        Confidence::Documented => t("cli-contract-documented", &[]),
+        Confidence::NameOnly => t("cli-contract-name-only", &[]),
+        Confidence::Assumed => t("cli-contract-assumed", &[]),
     };
-    let app = report.app.as_deref().map(|a| format!(" (id {a})")).unwrap_or_default();
+    let app = report.app.as_deref().map(|a| t("cli-contract-app", &[("app", a.into())])).unwrap_or_default();
     let mut out = format!("\n{} [{confidence}]{app}\n", report.rpc_name);
+    let mut line = |key: &str, args: &[(&str, aiui_core::i18n::FluentValue<'_>)]| {
+        out.push_str(&t(key, args));
+        out.push('\n');
+    };
     match &report.outcome {
-        Outcome::NotCalled(why) => out.push_str(&format!("  answered  not called: {why}\n")),
-        Outcome::NoAnswer(why) => out.push_str(&format!("  answered  no: {why}\n")),
+        Outcome::NotCalled(why) => line("cli-contract-not-called", &[("why", why.to_string().into())]),
+        Outcome::NoAnswer(why) => line("cli-contract-no-answer", &[("why", why.to_string().into())]),
         Outcome::Unreadable { reason, sample } => {
-            out.push_str("  answered  yes\n");
-            out.push_str(&format!("  shape     NOT READABLE: {reason}\n"));
-            out.push_str(&format!("  sample    {sample}\n"));
+            line("cli-contract-answered", &[]);
+            line("cli-contract-unreadable", &[("reason", reason.to_string().into())]);
+            line("cli-contract-sample", &[("sample", sample.to_string().into())]);
         }
         Outcome::Read { drift, sample } => {
-            out.push_str("  answered  yes\n");
-            let entries = if drift.entries == 1 { String::new() } else { format!(" ({} entries)", drift.entries) };
-            let verdict = match (drift.is_exact(), drift.never_seen.is_empty()) {
-                (true, true) => "matches",
-                (true, false) => "matches, without its optional fields",
-                (false, _) => "readable, with drift",
+            line("cli-contract-answered", &[]);
+            let entries = if drift.entries == 1 {
+                String::new()
+            } else {
+                t("cli-contract-entries", &[("count", drift.entries.into())])
             };
-            out.push_str(&format!("  shape     {verdict}{entries}\n"));
+            let verdict = match (drift.is_exact(), drift.never_seen.is_empty()) {
+                (true, true) => "cli-contract-matches",
+                (true, false) => "cli-contract-matches-partly",
+                (false, _) => "cli-contract-drift",
+            };
+            line("cli-contract-shape", &[("verdict", t(verdict, &[]).into()), ("entries", entries.into())]);
             out.push_str(&drift_lines(drift));
-            out.push_str(&format!("  sample    {sample}\n"));
+            out.push_str(&t("cli-contract-sample", &[("sample", sample.to_string().into())]));
+            out.push('\n');
         }
     }
     out
 }
 
 fn drift_lines(drift: &Drift) -> String {
+    let separator = t("cli-list-separator", &[]);
     let counted = |map: &std::collections::BTreeMap<String, usize>| -> String {
         let parts: Vec<String> = map
             .iter()
-            .map(|(k, n)| if drift.entries > 1 { format!("{k} (in {n} of {})", drift.entries) } else { k.clone() })
+            .map(|(k, n)| {
+                if drift.entries > 1 {
+                    let args = [("field", k.as_str().into()), ("n", (*n).into()), ("total", drift.entries.into())];
+                    t("cli-contract-field", &args)
+                } else {
+                    k.clone()
+                }
+            })
             .collect();
-        parts.join(", ")
+        parts.join(&separator)
     };
     let mut out = String::new();
-    let mut line = |label: &str, text: String| {
-        if !text.is_empty() {
-            out.push_str(&format!("  {label:<9} {text}\n"));
+    let mut line = |key: &str, fields: String| {
+        if !fields.is_empty() {
+            out.push_str(&t(key, &[("fields", fields.into())]));
+            out.push('\n');
         }
     };
-    line("missing", counted(&drift.missing));
-    line("not sent", drift.never_seen.join(", "));
-    line("extra", counted(&drift.extra));
-    line("renamed", counted(&drift.renamed));
-    line("type", counted(&drift.retyped));
-    line("skipped", drift.skipped.join("; "));
+    line("cli-contract-missing", counted(&drift.missing));
+    line("cli-contract-not-sent", drift.never_seen.join(&separator));
+    line("cli-contract-extra", counted(&drift.extra));
+    line("cli-contract-renamed", counted(&drift.renamed));
+    line("cli-contract-retyped", counted(&drift.retyped));
+    // The reasons a sample was skipped are the checker's own sentences, kept apart by semicolons.
+    line("cli-contract-skipped", drift.skipped.join("; "));
     out
 }

@@ -10,6 +10,8 @@ use aiui_core::net::Fingerprint;
 use aiui_core::node::{self, Credentials, NodeClient, NodeConfig, PackageState};
 use anyhow::{Context, bail};
 
+use crate::l10n::{percent, t};
+
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The node's address, e.g. https://archipelago.local
@@ -39,7 +41,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         ("https", Some(pin)) => Some(pin),
         ("https", None) => Some(confirm_first_use(&args.node).await?),
         _ => {
-            println!("! {} is plain http: the password and session travel unencrypted.", args.node);
+            println!("{}", t("cli-doctor-plain-http", &[("url", args.node.as_str().into())]));
             None
         }
     };
@@ -56,40 +58,50 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
 pub async fn report(config: NodeConfig, credentials: Credentials) -> anyhow::Result<()> {
     let pin = config.pin;
     let client = NodeClient::new(config, credentials)?;
-    println!("Node      {}", client.url());
+    println!("{}", t("cli-doctor-node", &[("url", client.url().to_string().into())]));
     if let Some(pin) = pin {
-        println!("Cert      SHA-256 {pin} (pinned)");
+        println!("{}", t("cli-doctor-cert", &[("pin", pin.to_string().into())]));
     }
     let health = client.health().await?;
-    println!("Health    HTTP {} {}", health.status, health.body);
-    client.login().await.context("logging in")?;
-    println!("Login     ok");
-    let packages = client.list_packages().await.context("listing packages")?;
+    let health_args = [("status", health.status.to_string().into()), ("body", health.body.to_string().into())];
+    println!("{}", t("cli-doctor-health", &health_args));
+    client.login().await.with_context(|| t("cli-logging-in", &[]))?;
+    println!("{}", t("cli-doctor-login-ok", &[]));
+    let packages = client.list_packages().await.with_context(|| t("cli-doctor-listing-packages", &[]))?;
     let mut by_state: BTreeMap<String, usize> = BTreeMap::new();
     for p in packages.iter().filter(|p| p.state != PackageState::NotInstalled) {
         *by_state.entry(state_name(&p.state)).or_default() += 1;
     }
-    let summary: Vec<String> = by_state.iter().map(|(state, n)| format!("{n} {state}")).collect();
-    println!("Packages  {}", summary.join(", "));
+    let summary: Vec<String> = by_state
+        .iter()
+        .map(|(state, n)| t("cli-doctor-package-count", &[("count", (*n).into()), ("state", state.as_str().into())]))
+        .collect();
+    let summary = summary.join(&t("cli-list-separator", &[]));
+    println!("{}", t("cli-doctor-packages", &[("summary", summary.into())]));
     for p in &packages {
         match p.exit_code {
-            Some(137) => println!("          ! {} was killed for using too much memory (exit 137)", p.id),
-            Some(code) if code != 0 => println!("          ! {} crashed (exit {code})", p.id),
+            Some(137) => println!("{}", t("cli-doctor-killed", &[("app", p.id.as_str().into())])),
+            Some(code) if code != 0 => {
+                println!("{}", t("cli-doctor-crashed", &[("app", p.id.as_str().into()), ("code", code.into())]))
+            }
             _ => {}
         }
     }
     match client.bitcoin_info().await {
-        Ok(info) => println!(
-            "Bitcoin   {} block {} of {} ({} verified)",
-            info.chain,
-            info.blocks,
-            info.headers.map_or_else(|| "?".to_owned(), |h| h.to_string()),
-            info.progress().map_or_else(|| "?".to_owned(), |p| format!("{:.2}%", p * 100.0))
-        ),
-        Err(e) => println!("Bitcoin   unavailable: {e}"),
+        Ok(info) => {
+            let args = [
+                ("chain", info.chain.to_string().into()),
+                ("blocks", info.blocks.to_string().into()),
+                ("headers", info.headers.map_or_else(|| "?".to_owned(), |h| h.to_string()).into()),
+                ("progress", info.progress().map_or_else(|| "?".to_owned(), |p| percent(p, 2)).into()),
+            ];
+            println!("{}", t("cli-doctor-bitcoin", &args));
+        }
+        Err(e) => println!("{}", t("cli-doctor-bitcoin-unavailable", &[("error", e.to_string().into())])),
     }
-    client.logout().await.context("logging out")?;
-    println!("\nAll checks passed.");
+    client.logout().await.with_context(|| t("cli-logging-out", &[]))?;
+    println!();
+    println!("{}", t("cli-doctor-all-passed", &[]));
     Ok(())
 }
 
@@ -103,16 +115,15 @@ fn state_name(state: &PackageState) -> String {
 /// Trust on first use: show the fingerprint, and accept it only on an explicit yes from a person at a terminal.
 pub(crate) async fn confirm_first_use(url: &url::Url) -> anyhow::Result<Fingerprint> {
     let presented = node::fetch_fingerprint(url, Duration::from_secs(10)).await?;
-    println!("The node presents a certificate with SHA-256 fingerprint:\n  {presented}");
-    println!("Compare it with the fingerprint shown on the node itself before you trust it.");
+    println!("{}", t("cli-tofu-presents", &[]));
+    println!("  {presented}");
+    println!("{}", t("cli-tofu-compare", &[]));
     if !std::io::stdin().is_terminal() {
-        bail!(
-            "not trusting an unknown certificate without a person to confirm it; after checking it, run again with --fingerprint {presented}"
-        );
+        bail!("{}", t("cli-tofu-no-terminal", &[("fingerprint", presented.to_string().into())]));
     }
-    let answer = prompt_line("Trust this certificate? [y/N] ")?;
-    if !matches!(answer.trim(), "y" | "Y" | "yes") {
-        bail!("certificate not trusted; nothing was sent to the node");
+    let answer = prompt_line(&format!("{} ", t("cli-tofu-question", &[])))?;
+    if !crate::l10n::is_yes(&answer) {
+        bail!("{}", t("cli-tofu-not-trusted", &[]));
     }
     Ok(presented)
 }
@@ -122,7 +133,8 @@ pub(crate) fn read_password() -> anyhow::Result<Secret<String>> {
     if let Some(dir) = std::env::var_os("CREDENTIALS_DIRECTORY") {
         let file = std::path::Path::new(&dir).join("aiui-node-password");
         if file.is_file() {
-            let pw = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+            let pw = std::fs::read_to_string(&file)
+                .with_context(|| t("cli-reading-file", &[("path", file.display().to_string().into())]))?;
             return Ok(Secret::new(pw.trim_end_matches(['\r', '\n']).to_owned()));
         }
     }
@@ -130,9 +142,10 @@ pub(crate) fn read_password() -> anyhow::Result<Secret<String>> {
         return Ok(Secret::new(pw));
     }
     if !std::io::stdin().is_terminal() {
-        bail!("no password: set {PASSWORD_ENV}, or run doctor in a terminal to be asked for it");
+        bail!("{}", t("cli-no-password", &[("env", PASSWORD_ENV.into())]));
     }
-    let pw = rpassword::prompt_password("Node password: ").context("reading the password")?;
+    let pw = rpassword::prompt_password(format!("{} ", t("cli-password-prompt", &[])))
+        .with_context(|| t("cli-reading-password", &[]))?;
     Ok(Secret::new(pw))
 }
 
@@ -143,7 +156,7 @@ pub(crate) fn read_totp() -> Option<Secret<String>> {
     if !std::io::stdin().is_terminal() {
         return None;
     }
-    prompt_line("TOTP code: ").ok().map(Secret::new)
+    prompt_line(&format!("{} ", t("cli-totp-prompt", &[]))).ok().map(Secret::new)
 }
 
 fn prompt_line(prompt: &str) -> anyhow::Result<String> {

@@ -8,6 +8,7 @@ mod chat;
 mod contract;
 mod demo;
 mod doctor;
+mod l10n;
 mod providers;
 mod render;
 mod screen;
@@ -60,7 +61,7 @@ fn main() -> ExitCode {
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("aiui-cli: could not start the async runtime: {e}");
+            eprintln!("{}", l10n::t("cli-runtime-failed", &[("error", e.to_string().into())]));
             return ExitCode::FAILURE;
         }
     };
@@ -91,7 +92,7 @@ pub fn data_dir(explicit: Option<std::path::PathBuf>) -> anyhow::Result<std::pat
     use anyhow::Context;
     let dir = match explicit {
         Some(dir) => dir,
-        None => aiui_core::paths::default_data_dir().context("no data dir: set AIUI_DATA_DIR or pass --data-dir")?,
+        None => aiui_core::paths::default_data_dir().with_context(|| l10n::t("cli-no-data-dir", &[]))?,
     };
     // The error is the whole message: it names the dir and both versions.
     aiui_core::datadir::open(&dir)?;

@@ -3,6 +3,8 @@
 use aiui_core::backends::routstr::{Listing, ModelPrice, ROUTSTR_MAX_TOKENS, RoutstrConfig, discover_and_probe};
 use aiui_core::pay::discovery::{Discovery, DiscoveryConfig, ReviewMode, parse_reviewer};
 
+use crate::l10n::{self, decimal, t};
+
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Show only providers serving this model, with its price.
@@ -73,25 +75,30 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         shown += 1;
         println!("{}", p.label());
         for endpoint in &p.endpoints {
-            println!("  endpoint  {endpoint}");
+            println!("{}", t("cli-providers-endpoint", &[("endpoint", endpoint.to_string().into())]));
         }
         for mint in &p.mints {
-            println!("  mint      {mint}");
+            println!("{}", t("cli-providers-mint", &[("mint", mint.to_string().into())]));
         }
         for (model, price) in models {
-            println!(
-                "  model     {model}: {:.0} sats for {ROUTSTR_MAX_TOKENS} completion tokens + {:.2} sats per 1000 prompt characters",
-                completion_cap_sats(price).ceil(),
-                price.prompt * 1000.0 / 3.0
-            );
+            let args = [
+                ("model", model.as_str().into()),
+                ("cap", decimal(completion_cap_sats(price).ceil(), 0).into()),
+                ("tokens", ROUTSTR_MAX_TOKENS.into()),
+                ("prompt", decimal(price.prompt * 1000.0 / 3.0, 2).into()),
+            ];
+            println!("{}", t("cli-providers-model", &args));
         }
     }
     if shown == 0 {
-        println!("No provider found{}.", args.model.map(|m| format!(" serving `{m}`")).unwrap_or_default());
+        match &args.model {
+            Some(model) => println!("{}", t("cli-providers-none-serving", &[("model", model.as_str().into())])),
+            None => println!("{}", t("cli-providers-none", &[])),
+        }
     }
     println!();
-    println!("Discovery:");
-    for line in report.lines(args.verbose, aiui_core::i18n::Locale::En) {
+    println!("{}", t("cli-providers-discovery", &[]));
+    for line in report.lines(args.verbose, l10n::locale()) {
         println!("  {line}");
     }
     Ok(())

@@ -6,6 +6,8 @@ use aiui_core::backends::format::{anthropic, openai};
 use aiui_core::egress::{KnownSecret, Origin, Screen, Screened};
 use anyhow::{Context, bail};
 
+use crate::l10n::t;
+
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Screen plain text as a tool result (redacted) instead of as your own message (blocked if it holds a secret).
@@ -18,7 +20,7 @@ const PASSWORD_ENV: &str = "AIUI_NODE_PASSWORD";
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let mut input = String::new();
-    std::io::stdin().read_to_string(&mut input).context("reading standard input")?;
+    std::io::stdin().read_to_string(&mut input).with_context(|| t("cli-reading-stdin", &[]))?;
     let known: Vec<KnownSecret> =
         std::env::var(PASSWORD_ENV).ok().map(|pw| KnownSecret::new("node-password", pw)).into_iter().collect();
     let mut screen = Screen::new(known);
@@ -39,13 +41,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             match screen.screen_body(&mut body, &origin_of) {
                 Ok(report) => {
                     println!("{}", serde_json::to_string_pretty(&body)?);
-                    eprintln!("\nscreen: {report}");
+                    eprintln!();
+                    eprintln!("{}", t("cli-screen-report", &[("report", report.to_string().into())]));
                     Ok(())
                 }
-                Err(blocked) => {
-                    eprintln!("screen: BLOCKED ({}): {}", blocked.kinds.join(", "), blocked.message);
-                    bail!("nothing would be sent")
-                }
+                Err(blocked) => blocked_said(&blocked),
             }
         }
         _ => {
@@ -53,14 +53,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             match screen.screen_text(&input, origin) {
                 Screened::Clean { text, report } => {
                     print!("{text}");
-                    eprintln!("\nscreen: {report}");
+                    eprintln!();
+                    eprintln!("{}", t("cli-screen-report", &[("report", report.to_string().into())]));
                     Ok(())
                 }
-                Screened::Blocked(blocked) => {
-                    eprintln!("screen: BLOCKED ({}): {}", blocked.kinds.join(", "), blocked.message);
-                    bail!("nothing would be sent")
-                }
+                Screened::Blocked(blocked) => blocked_said(&blocked),
             }
         }
     }
+}
+
+/// Says on stderr what was blocked and why, and fails: nothing is printed as sendable.
+fn blocked_said(blocked: &aiui_core::egress::Blocked) -> anyhow::Result<()> {
+    let args = [("kinds", blocked.kinds.join(", ").into()), ("message", blocked.message.to_string().into())];
+    eprintln!("{}", t("cli-screen-blocked", &args));
+    bail!("{}", t("cli-screen-nothing-sent", &[]))
 }

@@ -16,6 +16,7 @@ use aiui_web::passphrase::{self, Kind};
 use anyhow::{Context, bail};
 
 use crate::chat::{Assembled, AssistantArgs};
+use crate::l10n::{self, t};
 
 /// How often open payments are reconciled in the background (the first run is at start-up), as in the desktop app.
 const RECONCILE_EVERY: Duration = Duration::from_secs(10 * 60);
@@ -83,7 +84,7 @@ pub struct ServeArgs {
 }
 
 fn parse_language(tag: &str) -> Result<aiui_core::i18n::Locale, String> {
-    aiui_core::i18n::Locale::from_tag(tag).ok_or_else(|| format!("AIUI has no language `{tag}`: use en, de or es"))
+    aiui_core::i18n::Locale::from_tag(tag).ok_or_else(|| t("cli-serve-no-language", &[("tag", tag.into())]))
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -173,7 +174,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             let dir = crate::data_dir(set.data_dir)?;
             aiui_core::paths::ensure_private_dir(&dir)?;
             let url = passphrase::new_totp(&dir)?;
-            println!("Add this to your authenticator app (it is shown once; anyone with it can approve):");
+            println!("{}", t("cli-totp-add", &[]));
             println!("{}", url.expose());
             Ok(())
         }
@@ -186,24 +187,29 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
 fn set_passphrase(set: SetArgs, kind: Kind) -> anyhow::Result<()> {
     let dir = crate::data_dir(set.data_dir)?;
     aiui_core::paths::ensure_private_dir(&dir)?;
+    // The catalogue's selector: each kind is its own sentence, since a language may inflect the words around it.
+    let which = ("kind", if kind == Kind::Lan { "lan" } else { "approval" }.into());
     let passphrase = if std::io::stdin().is_terminal() {
-        let first = rpassword::prompt_password(format!("New {}: ", kind.label())).context("reading the terminal")?;
-        let again =
-            rpassword::prompt_password(format!("The {} again: ", kind.label())).context("reading the terminal")?;
+        let prompt = |key: &str| format!("{} ", t(key, std::slice::from_ref(&which)));
+        let first =
+            rpassword::prompt_password(prompt("cli-passphrase-new")).with_context(|| t("cli-reading-terminal", &[]))?;
+        let again = rpassword::prompt_password(prompt("cli-passphrase-again"))
+            .with_context(|| t("cli-reading-terminal", &[]))?;
         if first != again {
-            bail!("the two entries differ; nothing was changed");
+            bail!("{}", t("cli-passphrase-differ", &[]));
         }
         Secret::new(first)
     } else {
         let mut line = String::new();
-        std::io::stdin().read_line(&mut line).context("reading stdin")?;
+        std::io::stdin().read_line(&mut line).with_context(|| t("cli-reading-stdin-short", &[]))?;
         Secret::new(line.trim_end_matches(['\r', '\n']).to_owned())
     };
     passphrase::set(&dir, kind, &passphrase)?;
-    println!("The {} is set (an argon2id hash in {}).", kind.label(), kind.file(&dir).display());
-    println!("A running `aiui-cli serve` uses it within a second, and ends the sessions signed in with the old one.");
+    let file = ("file", kind.file(&dir).display().to_string().into());
+    println!("{}", t("cli-passphrase-set", &[which, file]));
+    println!("{}", t("cli-passphrase-live", &[]));
     if kind == Kind::Lan && passphrase::StoredHash::load(&dir, Kind::Approval)?.is_none() {
-        println!("Set the approval passphrase too: aiui-cli serve set-approval-password");
+        println!("{}", t("cli-passphrase-approval-too", &[]));
     }
     Ok(())
 }
@@ -212,24 +218,21 @@ fn set_passphrase(set: SetArgs, kind: Kind) -> anyhow::Result<()> {
 /// and only then write both files, so a failed pairing leaves the service's configuration as it was.
 async fn pair(args: PairArgs) -> anyhow::Result<()> {
     if args.node.scheme() != "https" {
-        bail!(
-            "{} is not an https address: the service pins the node's certificate and sends it the node password, so \
-             it pairs only over https",
-            args.node
-        );
+        bail!("{}", t("cli-pair-not-https", &[("url", args.node.as_str().into())]));
     }
     let pin = match args.fingerprint {
         Some(pin) => pin,
-        None => crate::doctor::confirm_first_use(&args.node).await.context("nothing was written")?,
+        None => crate::doctor::confirm_first_use(&args.node).await.with_context(|| t("cli-nothing-written", &[]))?,
     };
     let password = read_node_password()?;
     let config = NodeConfig::new(args.node.clone()).with_pin(pin);
     // The service logs in unattended, so a login that needs a TOTP code is refused here rather than at its start.
     let client = NodeClient::new(config, Credentials { password: Secret::new(password.expose().clone()), totp: None })?;
-    client.login().await.context("logging in to the node with that password; nothing was written")?;
+    client.login().await.with_context(|| t("cli-pair-login", &[]))?;
     let _ = client.logout().await;
 
-    std::fs::create_dir_all(&args.etc_dir).with_context(|| format!("creating {}", args.etc_dir.display()))?;
+    std::fs::create_dir_all(&args.etc_dir)
+        .with_context(|| t("cli-creating", &[("path", args.etc_dir.display().to_string().into())]))?;
     let env_file = args.etc_dir.join(NODE_ENV_FILE);
     let password_file = args.etc_dir.join(NODE_PASSWORD_FILE);
     // The password first: a node.env without its password would pair the unit with nothing to log in with.
@@ -241,13 +244,15 @@ async fn pair(args: PairArgs) -> anyhow::Result<()> {
         args.node
     );
     passphrase::write_private(&env_file, env.as_bytes())?;
-    println!("Paired with {} (certificate SHA-256 {pin}, pinned).", args.node);
-    println!("Wrote {} and {} (0600).", env_file.display(), password_file.display());
+    println!("{}", t("cli-pair-paired", &[("url", args.node.as_str().into()), ("pin", pin.to_string().into())]));
+    let wrote =
+        [("env", env_file.display().to_string().into()), ("password", password_file.display().to_string().into())];
+    println!("{}", t("cli-pair-wrote", &wrote));
     let remaining = remaining_steps(&args.data_dir);
     if remaining.is_empty() {
-        println!("Start the service: systemctl start aiui (a running one: systemctl restart aiui)");
+        println!("{}", t("cli-pair-start", &[]));
     } else {
-        println!("The service starts once these are done too:");
+        println!("{}", t("cli-pair-remaining", &[]));
         for step in remaining {
             println!("  {step}");
         }
@@ -259,14 +264,15 @@ async fn pair(args: PairArgs) -> anyhow::Result<()> {
 /// The node password, never an argument: from the terminal without echo, or one line on stdin.
 fn read_node_password() -> anyhow::Result<Secret<String>> {
     let password = if std::io::stdin().is_terminal() {
-        rpassword::prompt_password("Node password: ").context("reading the terminal")?
+        rpassword::prompt_password(format!("{} ", t("cli-password-prompt", &[])))
+            .with_context(|| t("cli-reading-terminal", &[]))?
     } else {
         let mut line = String::new();
-        std::io::stdin().read_line(&mut line).context("reading stdin")?;
+        std::io::stdin().read_line(&mut line).with_context(|| t("cli-reading-stdin-short", &[]))?;
         line.trim_end_matches(['\r', '\n']).to_owned()
     };
     if password.is_empty() {
-        bail!("no node password was given; nothing was written");
+        bail!("{}", t("cli-pair-no-password", &[]));
     }
     Ok(Secret::new(password))
 }
@@ -291,58 +297,63 @@ fn remaining_steps(data_dir: &Path) -> Vec<String> {
 async fn sessions_command(args: SessionsArgs) -> anyhow::Result<()> {
     let dir = crate::data_dir(args.data_dir)?;
     let Some(list) = aiui_web::control::read_sessions(&dir)? else {
-        bail!("no session list in {}: is `aiui-cli serve` running with this data dir?", dir.display());
+        bail!("{}", t("cli-sessions-no-list", &[("dir", dir.display().to_string().into())]));
     };
     let age_s = (aiui_core::now_ms() - list.written_at_ms) / 1000;
     let stale = age_s > 90;
     match args.action {
         None => {
             if stale {
-                println!("note: the list is {age_s} s old; the service may not be running.");
+                println!("{}", t("cli-sessions-old", &[("secs", age_s.into())]));
             }
             if list.sessions.is_empty() {
-                println!("No one is signed in.");
+                println!("{}", t("cli-sessions-nobody", &[]));
             }
             for s in &list.sessions {
-                println!(
-                    "{}  {:<7}  from {:<15}  signed in {}  last active {}",
-                    s.id,
-                    s.origin,
-                    s.address,
-                    aiui_core::format_time_ms(s.signed_in_at_ms),
-                    aiui_core::format_time_ms(s.last_active_ms)
-                );
+                let args = [
+                    ("id", s.id.to_string().into()),
+                    ("origin", format!("{:<7}", s.origin).into()),
+                    ("address", format!("{:<15}", s.address).into()),
+                    ("signed_in", aiui_core::format_time_ms(s.signed_in_at_ms).into()),
+                    ("last_active", aiui_core::format_time_ms(s.last_active_ms).into()),
+                ];
+                println!("{}", t("cli-sessions-row", &args));
             }
             Ok(())
         }
         Some(SessionsAction::Revoke { ids, all }) => {
             let unknown: Vec<&String> = ids.iter().filter(|id| list.sessions.iter().all(|s| &s.id != *id)).collect();
             if !unknown.is_empty() {
-                bail!("no session with the id {unknown:?} (see `aiui-cli serve sessions`); nothing was ended");
+                bail!("{}", t("cli-sessions-unknown", &[("ids", format!("{unknown:?}").into())]));
             }
             if stale {
-                bail!("the session list is {age_s} s old: the service does not seem to be running; nothing was ended");
+                bail!("{}", t("cli-sessions-stale", &[("secs", age_s.into())]));
             }
             aiui_web::control::request_revoke(&dir, &aiui_web::control::Revoke { ids: ids.clone(), all })?;
             // The service removes the request once it has ended the sessions.
             let asked = aiui_web::control::revoke_file(&dir);
             for _ in 0..50 {
                 if !asked.exists() {
-                    let what = if all { "Every session".to_owned() } else { format!("{} session(s)", ids.len()) };
-                    println!("{what} ended; those browsers must sign in again.");
+                    if all {
+                        println!("{}", t("cli-sessions-ended-all", &[]));
+                    } else {
+                        println!("{}", t("cli-sessions-ended", &[("count", ids.len().into())]));
+                    }
                     return Ok(());
                 }
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
             let _ = std::fs::remove_file(&asked);
-            bail!(
-                "the service did not pick up the request within 5 s (is it running with this data dir?); nothing was ended"
-            )
+            bail!("{}", t("cli-sessions-not-picked-up", &[]))
         }
     }
 }
 
 async fn serve_until_stopped(args: ServeArgs) -> anyhow::Result<()> {
+    // `--language` is the language of everything the service says, its start-up notices on this terminal too.
+    if let Some(locale) = args.language {
+        l10n::choose(locale);
+    }
     let data_dir = crate::data_dir(args.assistant.data_dir.clone())?;
     let mut config = aiui_web::WebConfig::new(data_dir, args.ui_dir.clone());
     config.chat_addr = args.listen;
@@ -368,7 +379,7 @@ async fn serve_until_stopped(args: ServeArgs) -> anyhow::Result<()> {
         }
     }
     for notice in &notices {
-        println!("note: {notice}");
+        println!("{}", t("cli-note", &[("notice", notice.as_str().into())]));
     }
     let notices = Arc::new(RwLock::new(notices));
     // Open payments are settled in the background while the service runs, as in the desktop app.
@@ -382,6 +393,7 @@ async fn serve_until_stopped(args: ServeArgs) -> anyhow::Result<()> {
     let base = config.base_path.clone();
     // The trusted origin shows the wallet and withdraws from it (never its words, never a token).
     let running = aiui_web::start_with_payments(config, assistant, payments.clone()).await?;
+    // These two lines stay as they are in every language: scripts and tests read the addresses from them.
     println!("chat origin: http://{}{base}", running.chat_addr);
     println!("trusted origin: http://{}{base}", running.trusted_addr);
     use std::io::Write;

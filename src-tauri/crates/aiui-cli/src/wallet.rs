@@ -17,6 +17,8 @@ use aiui_core::pay::{
 use aiui_core::secrets::{SERVICE, Secrets};
 use anyhow::{Context, bail};
 
+use crate::l10n::{self, t};
+
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(subcommand)]
@@ -140,11 +142,12 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             return restore(&dir, &secrets, mints, *replace_other_words, options).await;
         }
         Command::Backup { .. } if !dir.join("wallet.sqlite3").exists() => {
-            bail!("there is no wallet in {} yet: nothing to back up", dir.display());
+            bail!("{}", t("cli-wallet-nothing-to-back-up", &[("dir", dir.display().to_string().into())]));
         }
         _ => {}
     }
-    let wallet = Arc::new(Wallet::open_with(&dir, &secrets, options).await.context("opening the wallet")?);
+    let wallet =
+        Arc::new(Wallet::open_with(&dir, &secrets, options).await.with_context(|| t("cli-wallet-opening", &[]))?);
     let tor = args.tor.or_else(|| app_tor_proxy(&dir));
     // Refund endpoints are reached as the app reaches them: public addresses only, through the owner's Tor proxy.
     let payments = Payments::new(wallet.clone(), budget).with_refund_access(AddressPolicy::PublicOnly, tor);
@@ -152,19 +155,25 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         Command::Balance => {
             let balances = wallet.balances().await?;
             if balances.is_empty() {
-                println!("No mints yet: fund the wallet with `aiui-cli wallet invoice` or `wallet receive`.");
+                println!("{}", t("cli-wallet-no-mints", &[]));
             }
             for (mint, sats) in &balances {
-                println!("{sats:>10} sats  {mint}");
+                println!(
+                    "{}",
+                    t("cli-wallet-at-mint", &[("sats", column(sats).into()), ("mint", mint.as_str().into())])
+                );
             }
             let sums = payments.conservation().await?;
-            println!("{:>10} sats  total", sums.wallet_balance);
-            println!("{:>10} sats  in flight (payments, withdrawals and tokens not settled yet)", sums.in_flight);
-            println!(
-                "{:>10} sats  spent, {} sats in mint fees, {} sats received in all",
-                sums.settled_spend, sums.fees, sums.received_total
-            );
-            println!("{:>10} sats  withdrawn or sent, {} sats in their fees", sums.withdrawn, sums.withdrawal_fees);
+            println!("{}", t("cli-wallet-total", &[("sats", column(sums.wallet_balance).into())]));
+            println!("{}", t("cli-wallet-in-flight", &[("sats", column(sums.in_flight).into())]));
+            let spent = [
+                ("sats", column(sums.settled_spend).into()),
+                ("fees", sums.fees.into()),
+                ("received", sums.received_total.into()),
+            ];
+            println!("{}", t("cli-wallet-spent", &spent));
+            let withdrawn = [("sats", column(sums.withdrawn).into()), ("fees", sums.withdrawal_fees.into())];
+            println!("{}", t("cli-wallet-withdrawn", &withdrawn));
             let accepted = payments.budget().get().accepted_mints;
             for (mint, sats) in &balances {
                 let listed = accepted
@@ -172,7 +181,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                     .any(|m| aiui_core::budget::normalize_mint_url(m) == aiui_core::budget::normalize_mint_url(mint));
                 if !listed && *sats > 0 {
                     println!(
-                        "! {mint} is not among the accepted mints: its {sats} sats are not spent on providers, and can be withdrawn"
+                        "{}",
+                        t("cli-wallet-not-accepted", &[("mint", mint.as_str().into()), ("sats", (*sats).into())])
                     );
                 }
             }
@@ -180,26 +190,22 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                 println!("! {reminder}");
             }
             for entry in payments.set_aside_tokens()? {
-                let reason = entry.set_aside_reason.as_deref().unwrap_or("it did not count");
-                println!(
-                    "! a token returned by {} was kept aside, not received: {reason} (`aiui-cli wallet set-aside`)",
-                    entry.provider
-                );
+                let reason = entry.set_aside_reason.clone().unwrap_or_else(|| t("cli-wallet-did-not-count", &[]));
+                let args = [("provider", entry.provider.as_str().into()), ("reason", reason.into())];
+                println!("{}", t("cli-wallet-kept-aside", &args));
             }
             if !sums.holds() {
-                eprintln!("warning: the ledger does not add up; run `aiui-cli wallet reconcile`");
+                eprintln!("{}", t("cli-wallet-ledger-off", &[]));
             }
         }
         Command::Receive => {
             let mut token = String::new();
-            std::io::stdin().read_to_string(&mut token).context("reading the token from standard input")?;
+            std::io::stdin().read_to_string(&mut token).with_context(|| t("cli-wallet-reading-token", &[]))?;
             if token.trim().is_empty() {
-                bail!(
-                    "no token on standard input: paste a cashuA…/cashuB… token, e.g. `aiui-cli wallet receive < token.txt`"
-                );
+                bail!("{}", t("cli-wallet-no-token", &[]));
             }
             let sats = wallet.receive(token.trim()).await?;
-            println!("Received {sats} sats.");
+            println!("{}", t("cli-wallet-received", &[("sats", sats.into())]));
         }
         Command::Invoice { mint, amount, wait } => {
             // The owner named this mint on the command line: it is theirs, even on their own network.
@@ -208,96 +214,89 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             println!("{}", invoice.bolt11);
             std::io::stdout().flush()?;
             if wait == 0 {
-                eprintln!("Pay this invoice; `aiui-cli wallet reconcile` mints the ecash once it is paid.");
+                eprintln!("{}", t("cli-wallet-pay-then-reconcile", &[]));
                 return Ok(());
             }
-            eprintln!("Waiting up to {wait} s for the invoice to be paid…");
+            eprintln!("{}", t("cli-wallet-waiting", &[("secs", wait.into())]));
             let minted = wallet.wait_minted(&invoice.mint, &invoice.quote_id, Duration::from_secs(wait)).await?;
-            println!("Minted {minted} sats at {}.", invoice.mint);
+            println!("{}", t("cli-wallet-minted", &[("sats", minted.into()), ("mint", invoice.mint.as_str().into())]));
         }
         Command::Reconcile => {
             let report = payments.reconcile().await?;
-            println!("checked {} payment(s) in flight", report.checked);
-            println!("reclaimed {} token(s), {} sats", report.reclaimed, report.reclaimed_sats);
-            println!("received {} stored change/refund token(s)", report.returned_received);
-            println!("{} refunded by the provider's refund endpoint", report.refunded);
-            println!("{} spent without change yet: the provider is asked again later", report.waiting);
-            println!("{} written off as spent after every try", report.written_off);
-            println!("{} could not be checked (mint unreachable), kept", report.unreachable);
-            println!("{} belong to a request that is still running, left alone", report.skipped_live);
-            println!(
-                "{} reservation(s) settled from the ledger, {} released",
-                report.settled_late, report.released_reservations
-            );
-            println!("minted {} sats from paid invoices", report.minted_sats);
+            let count = |key: &str, n: usize| t(key, &[("count", n.into())]);
+            println!("{}", count("cli-reconcile-checked", report.checked));
+            let reclaimed = [("count", report.reclaimed.into()), ("sats", report.reclaimed_sats.into())];
+            println!("{}", t("cli-reconcile-reclaimed", &reclaimed));
+            println!("{}", count("cli-reconcile-returned", report.returned_received));
+            println!("{}", count("cli-reconcile-refunded", report.refunded));
+            println!("{}", count("cli-reconcile-waiting", report.waiting));
+            println!("{}", count("cli-reconcile-written-off", report.written_off));
+            println!("{}", count("cli-reconcile-unreachable", report.unreachable));
+            println!("{}", count("cli-reconcile-live", report.skipped_live));
+            let settled = [("settled", report.settled_late.into()), ("released", report.released_reservations.into())];
+            println!("{}", t("cli-reconcile-settled", &settled));
+            println!("{}", t("cli-reconcile-minted", &[("sats", report.minted_sats.into())]));
             if report.reconciling_elsewhere {
-                println!("another AIUI process is reconciling this wallet right now; nothing was done here");
+                println!("{}", t("cli-reconcile-elsewhere", &[]));
             }
             for notice in &report.notices {
                 println!("! {notice}");
             }
         }
         Command::PayInvoice { mint, everything, yes } => {
-            let invoice = read_stdin_secret("a Lightning invoice (lnbc…)")?;
+            let invoice = read_stdin_secret(&t("cli-withdraw-invoice", &[]))?;
             let quote = payments.quote_withdrawal(&invoice, mint.as_deref(), everything).await?;
-            println!("Withdraw {} sats from {}", quote.amount_sats, quote.mint);
-            println!(
-                "  the mint's fee reserve: up to {} sats (what it does not use comes back)",
-                quote.fee_reserve_sats
-            );
-            println!("  the mint's input fee:   {} sats", quote.input_fee_sats);
-            println!("  the most it can cost:   {} sats", quote.most_it_costs_sats);
-            if !yes && !confirm("Pay this invoice?")? {
-                bail!("not paid: nothing left the wallet");
+            let what = [("sats", quote.amount_sats.into()), ("mint", quote.mint.as_str().into())];
+            println!("{}", t("cli-withdraw", &what));
+            println!("{}", t("cli-withdraw-fee-reserve", &[("sats", quote.fee_reserve_sats.into())]));
+            println!("{}", t("cli-withdraw-input-fee", &[("sats", quote.input_fee_sats.into())]));
+            println!("{}", t("cli-withdraw-most", &[("sats", quote.most_it_costs_sats.into())]));
+            if !yes && !confirm(&t("cli-withdraw-question", &[]))? {
+                bail!("{}", t("cli-withdraw-not-paid", &[]));
             }
             let done = payments.withdraw(&quote).await?;
+            let id = ("id", done.id.to_string().into());
             match done.outcome {
-                WithdrawalOutcome::Paid { amount_sats, fee_sats } => {
-                    println!("Paid {amount_sats} sats (fee {fee_sats} sats). Withdrawal {}.", done.id)
-                }
-                WithdrawalOutcome::Pending => println!(
-                    "The mint is still paying (withdrawal {}). It stays in flight; `aiui-cli wallet reconcile` settles \
-                     it, paid or failed.",
-                    done.id
+                WithdrawalOutcome::Paid { amount_sats, fee_sats } => println!(
+                    "{}",
+                    t("cli-withdraw-paid", &[("sats", amount_sats.into()), ("fee", fee_sats.into()), id])
                 ),
+                WithdrawalOutcome::Pending => println!("{}", t("cli-withdraw-pending", &[id])),
             }
         }
         Command::Send { mint, amount } => {
             let sent = payments.send_token(&mint, amount).await?;
-            println!("A token of {} sats from {} (shown once: copy it now):\n", sent.amount_sats, sent.mint);
+            let what = [("sats", sent.amount_sats.into()), ("mint", sent.mint.as_str().into())];
+            println!("{}", t("cli-send-token", &what));
+            println!();
             println!("{}\n", sent.token.expose());
             if std::io::stdout().is_terminal() {
                 print_qr(sent.token.expose());
             }
-            println!(
-                "Its id is {}: `aiui-cli wallet take-back {}` takes it back while nobody has claimed it.",
-                sent.id, sent.id
-            );
+            println!("{}", t("cli-send-take-back", &[("id", sent.id.to_string().into())]));
         }
         Command::TakeBack { id } => match payments.take_back(&id).await? {
             TakenBack::Returned { credited_sats } => {
-                println!("Taken back: {credited_sats} sats are in the wallet again.")
+                println!("{}", t("cli-take-back-returned", &[("sats", credited_sats.into())]))
             }
-            TakenBack::Claimed { sats } => {
-                println!("Too late: the other wallet had claimed it; its {sats} sats count as sent.")
-            }
+            TakenBack::Claimed { sats } => println!("{}", t("cli-take-back-claimed", &[("sats", sats.into())])),
         },
         Command::Sent => {
             let rows = payments.outflows(200)?;
             if rows.is_empty() {
-                println!("Nothing withdrawn or sent yet.");
+                println!("{}", t("cli-sent-none", &[]));
             }
             for row in rows {
                 let what = match row.kind {
-                    OutflowKind::Withdrawal => "withdrawal",
-                    OutflowKind::Token => "token",
-                    OutflowKind::KeysetSwap => "keyset move",
+                    OutflowKind::Withdrawal => t("cli-sent-withdrawal", &[]),
+                    OutflowKind::Token => t("cli-sent-token", &[]),
+                    OutflowKind::KeysetSwap => t("cli-sent-keyset-move", &[]),
                 };
                 let state = match row.state {
                     PaymentState::Pending | PaymentState::InFlight if row.kind == OutflowKind::Token => {
-                        "out, not claimed yet".to_owned()
+                        t("cli-sent-unclaimed", &[])
                     }
-                    PaymentState::Pending | PaymentState::InFlight => "in flight".to_owned(),
+                    PaymentState::Pending | PaymentState::InFlight => t("cli-sent-in-flight", &[]),
                     _ => row.outcome.clone().unwrap_or_else(|| row.state.as_str().to_owned()),
                 };
                 // A withdrawal shows what its invoice receives, not the proofs that went to the mint for it.
@@ -306,68 +305,78 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                     (OutflowKind::Withdrawal, _) if row.target_sats > 0 => row.target_sats,
                     _ => row.amount_sats,
                 };
-                let fee = if row.fees_sats > 0 { format!(" (fee {} sats)", row.fees_sats) } else { String::new() };
-                println!(
-                    "{}  {}  {what:<10} {sats:>8} sats  {state}{fee}  {}",
-                    row.id,
-                    aiui_core::format_time_ms(row.created_ms),
-                    row.mint
-                );
+                let fee = if row.fees_sats > 0 {
+                    t("cli-sent-fee", &[("sats", row.fees_sats.into())])
+                } else {
+                    String::new()
+                };
+                let args = [
+                    ("id", row.id.to_string().into()),
+                    ("time", aiui_core::format_time_ms(row.created_ms).into()),
+                    ("what", format!("{what:<10}").into()),
+                    ("sats", format!("{sats:>8}").into()),
+                    ("state", state.into()),
+                    ("fee", fee.into()),
+                    ("mint", row.mint.as_str().into()),
+                ];
+                println!("{}", t("cli-sent-row", &args));
             }
         }
         Command::Backup { force } => {
             if !std::io::stdout().is_terminal() && !force {
-                bail!(
-                    "the backup words are shown only on a terminal (standard output is not one); add --force to print \
-                     them anyway, e.g. into a file you keep safe"
-                );
+                bail!("{}", t("cli-backup-terminal-only", &[]));
             }
             let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-            if interactive && !confirm("Show the wallet's backup words? Anyone who sees them can take its sats.")? {
-                bail!("not shown");
+            if interactive && !confirm(&t("cli-backup-question", &[]))? {
+                bail!("{}", t("cli-backup-not-shown", &[]));
             }
             let backup = wallet.backup(&secrets).await?;
             print_backup(&backup, interactive);
-            if interactive && confirm("Did you write down the words and the mints?")? {
+            if interactive && confirm(&t("cli-backup-written-down", &[]))? {
                 payments.confirm_backup()?;
-                println!("Backup confirmed.");
+                println!("{}", t("cli-backup-confirmed", &[]));
             }
         }
         Command::Restore { .. } => unreachable!("handled before the wallet is opened"),
         Command::Notices => {
             let notices = payments.notices_after(0)?;
             if notices.is_empty() {
-                println!("No money notices.");
+                println!("{}", t("cli-notices-none", &[]));
             }
-            let locale = aiui_core::i18n::Locale::from_env();
             for notice in notices {
-                println!("{:>9} ago  {}", age(aiui_core::now_ms() - notice.at_ms), notice.text_in(locale));
+                let ago = t("cli-notice-ago", &[("age", age(aiui_core::now_ms() - notice.at_ms).into())]);
+                println!("{ago:>13}  {}", notice.text_in(l10n::locale()));
             }
         }
         Command::SetAside { action } => match action.unwrap_or(SetAsideAction::List) {
             SetAsideAction::List => {
                 let entries = payments.set_aside_tokens()?;
                 if entries.is_empty() {
-                    println!("No token is kept aside.");
+                    println!("{}", t("cli-set-aside-none", &[]));
                 }
                 for entry in entries {
-                    let reason = entry.set_aside_reason.as_deref().unwrap_or("it did not count");
-                    println!("{}  from {}: {reason}", entry.id, entry.provider);
+                    let reason = entry.set_aside_reason.clone().unwrap_or_else(|| t("cli-wallet-did-not-count", &[]));
+                    let args = [
+                        ("id", entry.id.to_string().into()),
+                        ("provider", entry.provider.as_str().into()),
+                        ("reason", reason.into()),
+                    ];
+                    println!("{}", t("cli-set-aside-row", &args));
                 }
             }
             SetAsideAction::Receive { payment, yes } => {
                 if !yes {
-                    bail!(
-                        "receiving a set-aside token contacts the mint it names, which the provider may have chosen; \
-                         run again with --yes to receive it"
-                    );
+                    bail!("{}", t("cli-set-aside-needs-yes", &[]));
                 }
                 let (mint, sats) = payments.receive_set_aside(&payment).await?;
-                println!("Received {sats} sats from {mint}.");
+                println!(
+                    "{}",
+                    t("cli-set-aside-received", &[("sats", sats.into()), ("mint", mint.to_string().into())])
+                );
             }
             SetAsideAction::Discard { payment } => {
                 payments.discard_set_aside(&payment)?;
-                println!("Discarded the token kept aside for payment {payment}.");
+                println!("{}", t("cli-set-aside-discarded", &[("payment", payment.as_str().into())]));
             }
         },
     }
@@ -384,9 +393,9 @@ async fn restore(
 ) -> anyhow::Result<()> {
     let mut text = String::new();
     if std::io::stdin().is_terminal() {
-        eprintln!("Type or paste the backup words, then the mint lines of the backup; end with an empty line:");
+        eprintln!("{}", t("cli-restore-prompt", &[]));
         for line in std::io::stdin().lock().lines() {
-            let line = line.context("reading the backup words from standard input")?;
+            let line = line.with_context(|| t("cli-restore-reading", &[]))?;
             if line.trim().is_empty() && !text.trim().is_empty() {
                 break;
             }
@@ -395,7 +404,7 @@ async fn restore(
         }
     } else {
         // A file (what `wallet backup --force` printed, say): all of it.
-        std::io::stdin().read_to_string(&mut text).context("reading the backup words from standard input")?;
+        std::io::stdin().read_to_string(&mut text).with_context(|| t("cli-restore-reading", &[]))?;
     }
     let text = aiui_core::Secret::new(text);
     let mut backup = WalletBackup::parse(text.expose())?;
@@ -405,13 +414,14 @@ async fn restore(
     let mut total = 0;
     for mint in &found {
         total += mint.unspent_sats;
-        print!("{:>10} sats  {}", mint.unspent_sats, mint.mint);
+        let at_mint = [("sats", column(mint.unspent_sats).into()), ("mint", mint.mint.as_str().into())];
+        print!("{}", t("cli-wallet-at-mint", &at_mint));
         if mint.pending_sats > 0 {
-            print!("  (and {} sats being spent at the mint)", mint.pending_sats);
+            print!("{}", t("cli-restore-pending", &[("sats", mint.pending_sats.into())]));
         }
         println!();
     }
-    println!("{total:>10} sats  restored; the words are in the keyring again");
+    println!("{}", t("cli-restore-total", &[("sats", column(total).into())]));
     Ok(())
 }
 
@@ -419,13 +429,13 @@ async fn restore(
 fn read_stdin_secret(what: &str) -> anyhow::Result<String> {
     let mut text = String::new();
     if std::io::stdin().is_terminal() {
-        eprintln!("Paste {what}, then press Enter:");
-        std::io::stdin().lock().read_line(&mut text).context("reading standard input")?;
+        eprintln!("{}", t("cli-paste", &[("what", what.into())]));
+        std::io::stdin().lock().read_line(&mut text).with_context(|| t("cli-reading-stdin", &[]))?;
     } else {
-        std::io::stdin().read_to_string(&mut text).context("reading standard input")?;
+        std::io::stdin().read_to_string(&mut text).with_context(|| t("cli-reading-stdin", &[]))?;
     }
     if text.trim().is_empty() {
-        bail!("nothing on standard input: paste {what}, e.g. `aiui-cli wallet pay-invoice < invoice.txt`");
+        bail!("{}", t("cli-stdin-empty", &[("what", what.into())]));
     }
     Ok(text.trim().to_owned())
 }
@@ -434,26 +444,29 @@ fn read_stdin_secret(what: &str) -> anyhow::Result<String> {
 fn confirm(question: &str) -> anyhow::Result<bool> {
     let mut tty = match std::fs::OpenOptions::new().read(true).write(true).open("/dev/tty") {
         Ok(tty) => tty,
-        Err(_) => bail!("{question} There is no terminal to ask on: run again with --yes, or on a terminal"),
+        Err(_) => bail!("{}", t("cli-no-terminal-to-ask", &[("question", question.into())])),
     };
-    write!(tty, "{question} [y/N] ")?;
+    write!(tty, "{}", l10n::yes_no_prompt(question))?;
     tty.flush()?;
     let mut answer = String::new();
     std::io::BufReader::new(&tty).read_line(&mut answer)?;
-    Ok(matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"))
+    Ok(l10n::is_yes(&answer))
 }
 
 fn print_backup(backup: &WalletBackup, terminal: bool) {
-    println!("The wallet's backup words (keep them offline; anyone who has them can take the sats):\n");
+    println!("{}", t("cli-backup-words", &[]));
+    println!();
     for (n, word) in backup.words.expose().split_whitespace().enumerate() {
         println!("  {:>2}. {word}", n + 1);
     }
-    println!("\nThe mints it has used (a restore asks each of them):");
+    println!();
+    println!("{}", t("cli-backup-mints", &[]));
     for mint in &backup.mints {
         println!("  {mint}");
     }
     if terminal && !backup.mints.is_empty() {
-        println!("\nThe mints as a QR code:");
+        println!();
+        println!("{}", t("cli-backup-mints-qr", &[]));
         print_qr(&backup.mints.join("\n"));
     }
 }
@@ -461,7 +474,7 @@ fn print_backup(backup: &WalletBackup, terminal: bool) {
 fn print_qr(text: &str) {
     match qrcode::QrCode::new(text.as_bytes()) {
         Ok(code) => println!("{}", code.render::<qrcode::render::unicode::Dense1x2>().quiet_zone(true).build()),
-        Err(e) => eprintln!("(no QR code: {e})"),
+        Err(e) => eprintln!("{}", t("cli-no-qr", &[("error", e.to_string().into())])),
     }
 }
 
@@ -476,10 +489,16 @@ fn app_tor_proxy(dir: &std::path::Path) -> Option<std::net::SocketAddr> {
 /// How long ago, in the largest whole unit.
 fn age(ms: i64) -> String {
     let secs = (ms / 1000).max(0);
-    match secs {
-        0..120 => format!("{secs} s"),
-        120..7200 => format!("{} min", secs / 60),
-        7200..172_800 => format!("{} h", secs / 3600),
-        _ => format!("{} days", secs / 86_400),
-    }
+    let (key, count) = match secs {
+        0..120 => ("cli-age-seconds", secs),
+        120..7200 => ("cli-age-minutes", secs / 60),
+        7200..172_800 => ("cli-age-hours", secs / 3600),
+        _ => ("cli-age-days", secs / 86_400),
+    };
+    t(key, &[("count", count.into())])
+}
+
+/// Sats right-aligned in the balance's column of 10, as the catalogue's lines expect them.
+fn column(sats: impl std::fmt::Display) -> String {
+    format!("{sats:>10}")
 }

@@ -333,3 +333,21 @@ discovery-hint =
         [one] wurde { $count } auf Nostr gefundener Anbieter nicht verwendet
        *[other] wurden { $count } auf Nostr gefundene Anbieter nicht verwendet
     }. Setzen Sie in den vertrauenswürdigen Einstellungen unter „Routstr-Anbieter“ einen Schlüssel des Prüfers (npub oder hex; aiui-cli: --reviewer), oder erlauben Sie ungeprüfte Anbieter, indem Sie „Nur geprüfte Anbieter“ abwählen (aiui-cli: --any-provider).
+
+## Warum die Routstr-Stufe nichts Nutzbares fand, in der Meldung ohne Backend.
+
+routstr-off = das Budget des Assistenten beträgt 0 Sats (oder keine Mint ist akzeptiert), daher sind bezahlte Anbieter aus
+routstr-none-on-relays = kein nutzbarer Routstr-Anbieter auf den eingestellten Relays: { $why }
+routstr-none-for-model = kein Routstr-Anbieter kann für `{ $model }` genutzt werden: { $why }
+discovery-none-found = es wurde keine Anbieter-Ankündigung gefunden
+discovery-none-no-relay = kein Relay hat geantwortet, daher konnte kein Anbieter gefunden werden
+discovery-none-separator = {"; "}
+discovery-none-refused = { $who }: { $why }
+discovery-none-who-key = Schlüssel { $key }
+discovery-none-who-named = „{ $name }“
+discovery-none-with-hint = { $reasons }. { $hint }
+
+## Was die Oberflächen hören, wenn die Kette gebaut wird.
+
+registry-reconcile-failed = Offene Zahlungen konnten noch nicht geprüft werden ({ $error }); sie bleiben verzeichnet.
+registry-wallet-unopened = Bezahlte Hilfe (Routstr) ist aus: Die Wallet konnte nicht geöffnet werden ({ $reason }).

@@ -127,7 +127,8 @@ builtin-done-now =
     } of { $app } accepted; `{ $app }` is now { $state }.
 # Asking between one-tap choices; $choices are intent- texts joined with builtin-or.
 builtin-did-you-mean = Did you mean: { $choices }?
-builtin-or = {", or "}
+# The word itself outside the quotes, so the pseudo-locale accents it like any other.
+builtin-or = {", "}or{" "}
 # Stands in for $app in an intent- text when no app of the name was found.
 builtin-an-app = an app
 # $action is an intent- text with builtin-an-app as its app.
@@ -357,3 +358,23 @@ discovery-hint =
         [one] { $count } provider found on Nostr was not used
        *[other] { $count } providers found on Nostr were not used
     }. Set a reviewer key (npub or hex) in the trusted settings under "Routstr providers" (aiui-cli: --reviewer), or allow unreviewed providers by unticking "Reviewed providers only" (aiui-cli: --any-provider).
+
+## Why the Routstr leg found nothing to use, in the no-backend message (DiscoveryReport::why_none_in and
+## backends/routstr.rs). $why is discovery-none; $reasons its parts joined with discovery-none-separator.
+
+routstr-off = the assistant's allowance is 0 sats (or no mint is accepted), so paid providers are off
+routstr-none-on-relays = no usable Routstr provider on the configured relays: { $why }
+routstr-none-for-model = no Routstr provider can be used for `{ $model }`: { $why }
+discovery-none-found = no provider announcement was found
+discovery-none-no-relay = no relay answered, so no provider could be found
+discovery-none-separator = {"; "}
+discovery-none-refused = { $who }: { $why }
+discovery-none-who-key = key { $key }
+discovery-none-who-named = "{ $name }"
+# $hint is discovery-hint.
+discovery-none-with-hint = { $reasons }. { $hint }
+
+## What the shells hear when the chain is built (backends/registry.rs). $error and $reason are the wallet's own words.
+
+registry-reconcile-failed = Open payments could not be checked yet ({ $error }); they stay recorded.
+registry-wallet-unopened = Paid help (Routstr) is off: the wallet could not be opened ({ $reason }).

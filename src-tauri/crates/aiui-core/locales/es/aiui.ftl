@@ -332,3 +332,21 @@ discovery-hint =
         [one] { $count } proveedor encontrado en Nostr no se usó
        *[other] { $count } proveedores encontrados en Nostr no se usaron
     }. Indique una clave de revisor (npub o hex) en los ajustes de confianza, en «Proveedores de Routstr» (aiui-cli: --reviewer), o permita proveedores sin revisar desmarcando «Solo proveedores revisados» (aiui-cli: --any-provider).
+
+## Por qué la etapa de Routstr no encontró nada utilizable, en el mensaje sin backend.
+
+routstr-off = el presupuesto del asistente es de 0 sats (o no se acepta ninguna mint), así que los proveedores de pago están desactivados
+routstr-none-on-relays = ningún proveedor de Routstr utilizable en los relays configurados: { $why }
+routstr-none-for-model = ningún proveedor de Routstr se puede usar para `{ $model }`: { $why }
+discovery-none-found = no se encontró ningún anuncio de proveedor
+discovery-none-no-relay = ningún relay respondió, así que no se pudo encontrar ningún proveedor
+discovery-none-separator = {"; "}
+discovery-none-refused = { $who }: { $why }
+discovery-none-who-key = clave { $key }
+discovery-none-who-named = «{ $name }»
+discovery-none-with-hint = { $reasons }. { $hint }
+
+## Lo que oyen las interfaces cuando se construye la cadena.
+
+registry-reconcile-failed = Los pagos abiertos aún no se pudieron comprobar ({ $error }); siguen registrados.
+registry-wallet-unopened = La ayuda de pago (Routstr) está desactivada: no se pudo abrir el monedero ({ $reason }).

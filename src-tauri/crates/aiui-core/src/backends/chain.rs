@@ -83,7 +83,9 @@ impl Leg {
         match self {
             Self::Local(ollama) => ollama.check().await.map_err(Passed::quietly),
             Self::Claude(claude) => claude.check(&context.claude, context.locale).await,
-            Self::Routstr(routstr) => Box::pin(routstr.check(request, &context.policy)).await.map_err(Passed::quietly),
+            Self::Routstr(routstr) => {
+                Box::pin(routstr.check_in(request, &context.policy, context.locale)).await.map_err(Passed::quietly)
+            }
             Self::Builtin(builtin) => builtin.check().map_err(Passed::quietly),
         }
     }

@@ -128,7 +128,8 @@ pub async fn build_chain(
                         notices.extend(report.notices);
                     }
                     Err(e) => {
-                        notices.push(format!("Open payments could not be checked yet ({e}); they stay recorded."))
+                        let error = [("error", e.to_string().into())];
+                        notices.push(crate::i18n::text(settings.locale, "registry-reconcile-failed", &error))
                     }
                 }
                 let discovery = Arc::new(Discovery::new(settings.discovery.clone()));
@@ -137,7 +138,8 @@ pub async fn build_chain(
                 legs.push(Leg::Routstr(Box::new(Routstr::new(settings.routstr.clone(), discovery, payments)?)));
             }
             Err(reason) => {
-                notices.push(format!("Paid help (Routstr) is off: the wallet could not be opened ({reason})."))
+                let reason = [("reason", reason.to_string().into())];
+                notices.push(crate::i18n::text(settings.locale, "registry-wallet-unopened", &reason))
             }
         }
     }

@@ -23,7 +23,7 @@ use super::{BackendError, BackendId, ChatRequest, Cost, Turn};
 use crate::budget::{PaymentPolicy, stop_message};
 use crate::egress::Origin;
 use crate::faults;
-use crate::i18n::Locale;
+use crate::i18n::{self, Locale};
 use crate::net::guard::{AddressPolicy, Guard};
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
 use crate::pay::discovery::{Discovered, Discovery, DiscoveryReport, Refusal};
@@ -197,18 +197,28 @@ impl Routstr {
     }
 
     /// Usable when the allowance is non-zero and a discovered, reachable provider serves the model at a price the
-    /// allowance covers. A zero allowance is never even a candidate: nothing is discovered or probed for it.
+    /// allowance covers. A zero allowance is never even a candidate: nothing is discovered or probed for it. The
+    /// reason it is not usable is in English: [`Routstr::check_in`] says it in the owner's language.
     pub async fn check(&self, request: &ChatRequest, policy: &PaymentPolicy) -> Result<BackendId, String> {
+        self.check_in(request, policy, Locale::En).await
+    }
+
+    /// [`Routstr::check`], with the reason it is not usable in `locale`: the owner reads it in the no-backend
+    /// message.
+    pub async fn check_in(
+        &self,
+        request: &ChatRequest,
+        policy: &PaymentPolicy,
+        locale: Locale,
+    ) -> Result<BackendId, String> {
         // A zero allowance is not a candidate at all: no relay, no provider, no wallet is touched for it. A used-up
         // allowance is: the step then stops with the allowance message, which is what the owner needs to hear.
         if policy.allowance_sats == 0 || policy.accepted_mints.is_empty() {
-            return Err(
-                "the assistant's allowance is 0 sats (or no mint is accepted), so paid providers are off".into()
-            );
+            return Err(i18n::text(locale, "routstr-off", &[]));
         }
         let Discovered { announcements, mut report } = self.discovery.discover().await;
         if announcements.is_empty() {
-            return Err(format!("no usable Routstr provider on the configured relays: {}", report.why_none()));
+            return Err(i18n::text(locale, "routstr-none-on-relays", &[("why", report.why_none_in(locale).into())]));
         }
         let tor_up = self.tor_http.is_some();
         let probed = self
@@ -233,7 +243,8 @@ impl Routstr {
         }
         self.discovery.record(report.clone());
         let Some((provider, price)) = chosen else {
-            return Err(format!("no Routstr provider can be used for `{model}`: {}", report.why_none()));
+            let args = [("model", model.as_str().into()), ("why", report.why_none_in(locale).into())];
+            return Err(i18n::text(locale, "routstr-none-for-model", &args));
         };
         tracing::debug!(provider = %provider.label(), price, "routstr provider selected");
         let id = BackendId::Routstr { provider: provider.label(), model: self.config.model.clone() };

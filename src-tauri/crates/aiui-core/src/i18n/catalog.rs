@@ -9,9 +9,9 @@ use unic_langid::LanguageIdentifier;
 
 use super::{Locale, pseudo};
 
-/// The files of every locale's catalogue: the loop's own text, then the words of each page (served to them by
-/// [`super::page_text`]).
-pub(super) const FILES: [&str; 4] = ["aiui.ftl", "chat.ftl", "login.ftl", "trusted.ftl"];
+/// The files of every locale's catalogue: the loop's own text, the words of each page (served to them by
+/// [`super::page_text`]), then the command line's own lines.
+pub(super) const FILES: [&str; 5] = ["aiui.ftl", "chat.ftl", "login.ftl", "trusted.ftl", "cli.ftl"];
 /// The files in [`FILES`] that hold the pages' words.
 pub(super) const PAGE_FILES: [&str; 3] = ["chat.ftl", "login.ftl", "trusted.ftl"];
 
@@ -22,6 +22,7 @@ macro_rules! catalogue {
             include_str!(concat!("../../locales/", $tag, "/chat.ftl")),
             include_str!(concat!("../../locales/", $tag, "/login.ftl")),
             include_str!(concat!("../../locales/", $tag, "/trusted.ftl")),
+            include_str!(concat!("../../locales/", $tag, "/cli.ftl")),
         ]
     };
 }

@@ -238,35 +238,39 @@ impl DiscoveryReport {
         Some(t(locale, "discovery-hint", &[("who", who.into()), ("count", unreviewed.into())]))
     }
 
-    /// One sentence on why nothing is usable: for the no-backend message.
+    /// One sentence on why nothing is usable, in English: [`DiscoveryReport::why_none_in`] for the logs.
     pub fn why_none(&self) -> String {
-        let mut parts: Vec<String> = self
-            .relays
-            .iter()
-            .filter(|r| r.outcome != RelayOutcome::Answered)
-            .map(|r| relay_line(r, Locale::En))
-            .collect();
+        self.why_none_in(Locale::En)
+    }
+
+    /// One sentence on why nothing is usable, in `locale`: for the no-backend message the owner reads.
+    pub fn why_none_in(&self, locale: Locale) -> String {
+        let mut parts: Vec<String> =
+            self.relays.iter().filter(|r| r.outcome != RelayOutcome::Answered).map(|r| relay_line(r, locale)).collect();
         if self.events.is_empty() {
             if self.any_relay_answered() {
-                parts.push("no provider announcement was found".into());
+                parts.push(t(locale, "discovery-none-found", &[]));
             } else {
-                parts.push("no relay answered, so no provider could be found".into());
+                parts.push(t(locale, "discovery-none-no-relay", &[]));
             }
         } else {
-            parts.push(self.event_counts(Locale::En));
+            parts.push(self.event_counts(locale));
             // The reasons themselves, for the few that are not merely an older copy.
             let refused = self.events.iter().filter_map(|e| match &e.verdict {
                 Verdict::Refused { why: Refusal::Replaced { .. } } | Verdict::Used => None,
-                Verdict::Refused { why } => Some(format!("{}: {why}", who(e))),
+                Verdict::Refused { why } => Some(t(
+                    locale,
+                    "discovery-none-refused",
+                    &[("who", who(e, locale).into()), ("why", why.text(locale).into())],
+                )),
             });
             parts.extend(refused.take(3));
         }
-        let mut text = parts.join("; ");
-        if let Some(hint) = self.review_hint(Locale::En) {
-            text.push_str(". ");
-            text.push_str(&hint);
+        let reasons = parts.join(&t(locale, "discovery-none-separator", &[]));
+        match self.review_hint(locale) {
+            Some(hint) => t(locale, "discovery-none-with-hint", &[("reasons", reasons.into()), ("hint", hint.into())]),
+            None => reasons,
         }
-        text
     }
 
     /// "3 events found: 1 used, 2 refused (1 unreviewed, 1 dated in the future)".
@@ -387,8 +391,12 @@ fn relay_line(relay: &RelayReport, locale: Locale) -> String {
 }
 
 /// An event as the owner can tell it apart: its announced name, or the start of its key.
-fn who(event: &EventReport) -> String {
-    if event.name.is_empty() { format!("key {}", short(&event.pubkey)) } else { format!("\"{}\"", event.name) }
+fn who(event: &EventReport, locale: Locale) -> String {
+    if event.name.is_empty() {
+        t(locale, "discovery-none-who-key", &[("key", short(&event.pubkey).into())])
+    } else {
+        t(locale, "discovery-none-who-named", &[("name", event.name.as_str().into())])
+    }
 }
 
 fn short(id: &str) -> String {
@@ -544,5 +552,34 @@ mod tests {
             }
         }
         assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn why_none_reads_as_before_in_english_and_in_the_owners_language_otherwise() {
+        let [every, unreviewed] = reports();
+        let english = every.why_none();
+        assert!(english.starts_with(
+            "wss://b.example: closed the subscription: \"auth-required: AUTH\" (12 ms) (it said: AUTH first); "
+        ));
+        assert!(
+            english.contains("; key 02kkkkkkkkkk: it is kind 1, not a provider announcement (kind 38421); "),
+            "{english}"
+        );
+        assert_eq!(english, every.why_none_in(Locale::En));
+        let german = every.why_none_in(Locale::De);
+        assert!(german.contains("; Schlüssel 02kkkkkkkkkk: "), "{german}");
+        assert!(!german.contains("closed the subscription") && !german.contains("key 02"), "{german}");
+        let hint = unreviewed.why_none_in(Locale::Es);
+        assert!(hint.contains(". Solo se permiten proveedores revisados, y "), "{hint}");
+        assert!(!hint.contains("events found") && !hint.contains("Only reviewed"), "{hint}");
+        let nothing = DiscoveryReport { events: Vec::new(), ..unreviewed };
+        assert_eq!(nothing.why_none(), "no provider announcement was found");
+        assert_eq!(nothing.why_none_in(Locale::De), "es wurde keine Anbieter-Ankündigung gefunden");
+        let pseudo = every.why_none_in(Locale::Pseudo);
+        let english_words = words(&english);
+        let data = words("wss example auth required AUTH first ECONNREFUSED ECONNRESET kkkkkkkkkk Provider");
+        let kept: Vec<_> =
+            words(&pseudo).intersection(&english_words).filter(|w| !data.contains(*w)).copied().collect();
+        assert!(kept.is_empty(), "{kept:?} in {pseudo}");
     }
 }
