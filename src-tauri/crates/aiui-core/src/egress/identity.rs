@@ -55,11 +55,12 @@ impl Placeholders {
         self.numbers.len()
     }
 
-    /// `text` with every onion hostname and LAN address replaced, and how many were replaced.
-    pub fn apply(&mut self, text: &str) -> (String, usize) {
+    /// `text` with every onion hostname and LAN address replaced, and how many were replaced; `None` when it holds
+    /// none.
+    pub fn apply(&mut self, text: &str) -> Option<(String, usize)> {
         let mut found = find(text);
         if found.is_empty() {
-            return (text.to_owned(), 0);
+            return None;
         }
         found.sort_by_key(|(range, ..)| (range.start, std::cmp::Reverse(range.end)));
         let mut out = String::with_capacity(text.len());
@@ -80,7 +81,7 @@ impl Placeholders {
             count += 1;
         }
         out.push_str(&text[at..]);
-        (out, count)
+        Some((out, count))
     }
 
     /// `text` with every placeholder this table issued put back to the value it stands for.

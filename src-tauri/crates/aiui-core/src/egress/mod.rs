@@ -272,58 +272,58 @@ impl Screen {
     /// A text screened before is answered from memory, with the same text and report as the first time.
     pub fn screen_text(&mut self, text: &str, origin: Origin) -> Screened {
         self.screen_text_asking(text, &mut LazyOrigin::known(origin))
+            .unwrap_or_else(|| Screened::Clean { text: text.to_owned(), report: Report::default() })
     }
 
     /// [`Screen::screen_text`] for a text whose origin is worked out only if it matters: when the text holds
     /// something. Most texts hold nothing, and finding a string's origin in a body costs a walk of its pointer.
-    fn screen_text_asking(&mut self, text: &str, origin: &mut LazyOrigin<'_>) -> Screened {
+    /// `None` when the text holds nothing and goes out as it is, which most do: no copy is made of it then.
+    fn screen_text_asking(&mut self, text: &str, origin: &mut LazyOrigin<'_>) -> Option<Screened> {
         if self.clean.lock().unwrap_or_else(|p| p.into_inner()).texts.contains(text) {
-            return Screened::Clean { text: text.to_owned(), report: Report::default() };
+            return None;
         }
         // The placeholders in a remembered outcome are still this table's: a number, once given, stays.
         if let Some(outcomes) = self.changed.outcomes.get(text) {
             let origin = origin.get();
             if let Some((_, outcome)) = outcomes.iter().find(|(o, _)| *o == origin) {
-                return outcome.clone();
+                return Some(outcome.clone());
             }
         }
-        let outcome = self.screen_to_fixpoint(text, origin);
-        match &outcome {
-            Screened::Clean { report, .. } if report.is_clean() => {
-                self.clean.lock().unwrap_or_else(|p| p.into_inner()).insert(text)
-            }
-            _ => self.changed.insert(origin.get(), text, &outcome),
-        }
-        outcome
+        let Some(outcome) = self.screen_to_fixpoint(text, origin) else {
+            self.clean.lock().unwrap_or_else(|p| p.into_inner()).insert(text);
+            return None;
+        };
+        self.changed.insert(origin.get(), text, &outcome);
+        Some(outcome)
     }
 
-    fn screen_to_fixpoint(&mut self, text: &str, origin: &mut LazyOrigin<'_>) -> Screened {
+    /// `None` when the first pass finds nothing.
+    fn screen_to_fixpoint(&mut self, text: &str, origin: &mut LazyOrigin<'_>) -> Option<Screened> {
         const MAX_PASSES: usize = 8;
-        let (mut text, mut report) = match self.screen_once(text, origin) {
-            Screened::Clean { text, report } => (text, report),
-            blocked => return blocked,
-        };
         // A pass that changed nothing would change nothing again: most texts are screened once.
-        if report.is_clean() {
-            return Screened::Clean { text, report };
-        }
+        let (mut text, mut report) = match self.screen_once(text, origin)? {
+            Screened::Clean { text, report } => (text, report),
+            blocked => return Some(blocked),
+        };
         for _ in 1..MAX_PASSES {
             match self.screen_once(&text, origin) {
-                Screened::Clean { text: again, report: more } => {
+                None => break,
+                Some(Screened::Clean { text: again, report: more }) => {
                     if again == text {
                         break;
                     }
                     report.absorb(more);
                     text = again;
                 }
-                blocked => return blocked,
+                Some(blocked) => return Some(blocked),
             }
         }
-        Screened::Clean { text, report }
+        Some(Screened::Clean { text, report })
     }
 
     /// One pass: find secret shapes and known values, redact them (or block owner text), then apply placeholders.
-    fn screen_once(&mut self, text: &str, origin: &mut LazyOrigin<'_>) -> Screened {
+    /// `None` when it finds nothing to change.
+    fn screen_once(&mut self, text: &str, origin: &mut LazyOrigin<'_>) -> Option<Screened> {
         let mut findings = Vec::new();
         secrets::find_shapes(text, &mut findings);
         for known in self.known.iter() {
@@ -333,19 +333,20 @@ impl Screen {
         if !findings.is_empty() && origin.get() == Origin::Owner {
             let blocked = Blocked::new(findings.into_iter().map(|f| f.kind));
             tracing::debug!(kinds = ?blocked.kinds, "egress: owner text holds a secret; blocked");
-            return Screened::Blocked(blocked);
+            return Some(Screened::Blocked(blocked));
         }
         let mut counts: BTreeMap<String, usize> = BTreeMap::new();
         for f in &findings {
             *counts.entry(f.kind.clone()).or_default() += 1;
         }
         let redacted = if findings.is_empty() { None } else { Some(secrets::redact(text, &findings)) };
-        let (text, placeholders) = self.placeholders.apply(redacted.as_deref().unwrap_or(text));
+        let (text, placeholders) = match self.placeholders.apply(redacted.as_deref().unwrap_or(text)) {
+            Some(replaced) => replaced,
+            None => (redacted?, 0),
+        };
         let report = Report { redactions: counts.into_iter().collect(), placeholders };
-        if !report.is_clean() {
-            tracing::debug!(origin = ?origin.get(), %report, "egress: screened");
-        }
-        Screened::Clean { text, report }
+        tracing::debug!(origin = ?origin.get(), %report, "egress: screened");
+        Some(Screened::Clean { text, report })
     }
 
     /// Screens a whole JSON request body in place: every string in it, object keys included. `origin_of` gets
@@ -454,10 +455,10 @@ impl Walk<'_> {
         }
     }
 
-    /// The screened text, or `None` when it is blocked.
+    /// The screened text when it differs from `text`; `None` when it goes out unchanged or is blocked.
     fn string(&mut self, text: &str, path: &str) -> Option<String> {
         let mut origin = self.origins.of(path);
-        match self.screen.screen_text_asking(text, &mut origin) {
+        match self.screen.screen_text_asking(text, &mut origin)? {
             Screened::Clean { text, report } => {
                 self.report.absorb(report);
                 Some(text)

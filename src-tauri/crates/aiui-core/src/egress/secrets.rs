@@ -767,6 +767,23 @@ mod tests {
         }
     }
 
+    /// The trigger pass hands the labelled finders the anchors their own automaton would find, words that overlap
+    /// (`secretoken`, `codeseed`) and words that are also triggers (`key`, `token`) included.
+    #[test]
+    fn the_trigger_pass_finds_the_anchors_a_search_of_their_own_finds() {
+        let edges =
+            ["secretoken", "seedqrcode", "KEYKEY key", "api_key=x mnemonic seed", "tokensecretkey", "助记词 seed"];
+        let texts = texts("secrets.txt").into_iter().chain(texts("benign.txt")).chain(edges.map(String::from));
+        let mut with_anchors = 0;
+        for text in texts {
+            let mut shared = Vec::new();
+            open_shapes(&text, &mut shared);
+            assert_eq!(shared, super::super::labelled::anchors_alone(&text), "text: {text}");
+            with_anchors += usize::from(!shared.is_empty());
+        }
+        assert!(with_anchors > 500, "only {with_anchors} texts hold an anchor");
+    }
+
     #[test]
     fn runs_are_found_wherever_they_sit() {
         let run = "a".repeat(51);
