@@ -215,6 +215,15 @@ async fn an_owner_secret_stops_a_cloud_turn_but_the_local_leg_gets_it_unchanged(
     assert!(claude.script.received().is_empty(), "nothing was sent");
     let stored = h.agent.store.load(&h.conversation).unwrap();
     assert!(stored.messages().iter().all(|m| !format!("{m:?}").contains(xprv)), "the secret was not stored");
+    // The stop is in the owner's language.
+    h.agent.config.write().unwrap().locale = aiui_core::i18n::Locale::De;
+    let (_, outcome) = h.turn(&text, None).await;
+    let TurnOutcome::Stopped { reason: StopReason::EgressBlocked, message } = outcome else { panic!("{outcome:?}") };
+    assert!(
+        message.starts_with("Ihre Nachricht wurde nicht gesendet: Sie enthält einen erweiterten privaten"),
+        "{message}"
+    );
+    assert!(!message.contains(xprv) && claude.script.received().is_empty());
 
     let ollama = wire::ollama(true, vec!["ollama/chat_answer_plain.json"]).await;
     let local = harness(Legs { ollama: Some(ollama.url.clone()), claude: None }).await;

@@ -65,7 +65,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Says on stderr what was blocked and why, and fails: nothing is printed as sendable.
 fn blocked_said(blocked: &aiui_core::egress::Blocked) -> anyhow::Result<()> {
-    let args = [("kinds", blocked.kinds.join(", ").into()), ("message", blocked.message.to_string().into())];
+    let args = [("kinds", blocked.kinds.join(", ").into()), ("message", blocked.text(crate::l10n::locale()).into())];
     eprintln!("{}", t("cli-screen-blocked", &args));
     bail!("{}", t("cli-screen-nothing-sent", &[]))
 }

@@ -351,3 +351,39 @@ discovery-none-with-hint = { $reasons }. { $hint }
 
 registry-reconcile-failed = Offene Zahlungen konnten noch nicht geprüft werden ({ $error }); sie bleiben verzeichnet.
 registry-wallet-unopened = Bezahlte Hilfe (Routstr) ist aus: Die Wallet konnte nicht geöffnet werden ({ $reason }).
+
+# The egress screen's stop when the owner's own message holds a secret (egress/mod.rs, Blocked::text). $what is
+# the kinds found, each an egress-kind-* text, joined with ", " and egress-and; never the secret itself.
+egress-blocked = Ihre Nachricht wurde nicht gesendet: Sie enthält { $what }. Nichts hat dieses Gerät verlassen. Die Cloud-Modelle des Assistenten dürfen solche Geheimnisse nie sehen; entfernen Sie es und senden Sie Ihre Nachricht noch einmal. Sie können das Problem beschreiben, ohne das Geheimnis selbst einzufügen.
+egress-and = {" "}und{" "}
+egress-kind-known = ein Geheimnis, das diese App verwahrt ({ $label })
+egress-kind-other = ein Geheimnis ({ $kind })
+egress-kind-bip39 = etwas, das wie eine Wiederherstellungsphrase einer Wallet aussieht (Seed-Wörter)
+egress-kind-slip39 = etwas, das wie ein Teil einer Shamir-Sicherung aussieht (SLIP-39-Wörter)
+egress-kind-codex32 = eine codex32-Seed-Sicherung
+egress-kind-xprv = einen erweiterten privaten Schlüssel (xprv)
+egress-kind-wif = einen privaten Bitcoin-Schlüssel (WIF)
+egress-kind-hex-key = einen privaten Schlüssel in Hex-Schreibweise
+egress-kind-nsec = einen privaten Nostr-Schlüssel (nsec oder ncryptsec)
+egress-kind-nostr-connect = eine Verbindungszeichenfolge für einen Nostr-Fernsigner samt Geheimnis
+egress-kind-nwc = eine Nostr-Wallet-Connect-Zeichenfolge, mit der man aus Ihrer Wallet ausgeben kann
+egress-kind-cashu = ein Cashu-Ecash-Token, also ausgebbares Geld
+egress-kind-fedimint = Fedimint-Ecash-Noten, also ausgebbares Geld
+egress-kind-lnurlw = einen LNURL-withdraw-Link, mit dem jeder, der ihn hat, Ihr Guthaben abheben kann
+egress-kind-lnbits = einen LNbits-Wallet-Link, der die Wallet öffnet und aus ihr ausgibt
+egress-kind-macaroon = ein Lightning-Macaroon, eine Zugangsberechtigung für Ihren Lightning-Knoten
+egress-kind-lndconnect = eine lndconnect-Zeichenfolge mit einer Zugangsberechtigung für Ihren Lightning-Knoten
+egress-kind-rune = eine Core-Lightning-Rune, eine Zugangsberechtigung für Ihren Lightning-Knoten
+egress-kind-rpcauth = ein RPC-Passwort oder -Cookie von Bitcoin Core
+egress-kind-password = ein Passwort oder Geheimnis aus einer Konfigurationsdatei oder einem Befehl
+egress-kind-url-password = ein Passwort in einer Webadresse (user:password@host)
+egress-kind-pem = einen Block mit privatem Schlüssel (TLS oder SSH)
+egress-kind-api-key = einen API-Schlüssel
+egress-kind-token = ein Zugangstoken
+egress-kind-otpauth = ein Geheimnis für die Zwei-Faktor-Anmeldung (TOTP)
+egress-kind-age-key = einen geheimen age-Verschlüsselungsschlüssel
+egress-kind-onion-key = einen privaten Schlüssel eines Tor-Onion-Dienstes
+egress-kind-backup-code = Backup- oder Wiederherstellungscodes eines Kontos, die an der Zwei-Faktor-Anmeldung vorbeiführen
+egress-kind-totp-key = einen Einrichtungsschlüssel für die Zwei-Faktor-Anmeldung, aus dem jeder künftige Anmeldecode entsteht
+egress-kind-pairing-phrase = eine Kopplungsphrase, die eine App mit Ihrem Knoten verbindet
+egress-kind-seedqr = einen Wallet-Seed als SeedQR-Ziffern oder Entropie

@@ -378,3 +378,39 @@ discovery-none-with-hint = { $reasons }. { $hint }
 
 registry-reconcile-failed = Open payments could not be checked yet ({ $error }); they stay recorded.
 registry-wallet-unopened = Paid help (Routstr) is off: the wallet could not be opened ({ $reason }).
+
+# The egress screen's stop when the owner's own message holds a secret (egress/mod.rs, Blocked::text). $what is
+# the kinds found, each an egress-kind-* text, joined with ", " and egress-and; never the secret itself.
+egress-blocked = Your message was not sent: it contains { $what }. Nothing left this device. The assistant's cloud models must never see secrets like this, so remove it and send your message again; you can describe the problem without pasting the secret itself.
+egress-and = {" "}and{" "}
+egress-kind-known = a secret this app keeps ({ $label })
+egress-kind-other = a secret ({ $kind })
+egress-kind-bip39 = what looks like a wallet recovery phrase (seed words)
+egress-kind-slip39 = what looks like a Shamir backup share (SLIP-39 words)
+egress-kind-codex32 = a codex32 seed backup
+egress-kind-xprv = an extended private key (xprv)
+egress-kind-wif = a Bitcoin private key (WIF)
+egress-kind-hex-key = a private key written in hex
+egress-kind-nsec = a Nostr private key (nsec or ncryptsec)
+egress-kind-nostr-connect = a Nostr remote-signer connection string with its secret
+egress-kind-nwc = a Nostr Wallet Connect string, which can spend from your wallet
+egress-kind-cashu = a Cashu ecash token, which is spendable money
+egress-kind-fedimint = Fedimint ecash notes, which are spendable money
+egress-kind-lnurlw = an LNURL-withdraw link, which lets whoever holds it withdraw your funds
+egress-kind-lnbits = an LNbits wallet link, which opens and spends from the wallet
+egress-kind-macaroon = a Lightning macaroon, a credential for your Lightning node
+egress-kind-lndconnect = an lndconnect string, which holds a credential for your Lightning node
+egress-kind-rune = a Core Lightning rune, a credential for your Lightning node
+egress-kind-rpcauth = a Bitcoin Core RPC password or cookie
+egress-kind-password = a password or secret from a configuration file or command
+egress-kind-url-password = a password inside a web address (user:password@host)
+egress-kind-pem = a private key block (TLS or SSH)
+egress-kind-api-key = an API key
+egress-kind-token = an access token
+egress-kind-otpauth = a two-factor (TOTP) secret
+egress-kind-age-key = an age encryption secret key
+egress-kind-onion-key = a Tor onion service private key
+egress-kind-backup-code = account backup or recovery codes, which get past two-factor login
+egress-kind-totp-key = a two-factor setup key, which makes every future login code
+egress-kind-pairing-phrase = a pairing phrase, which connects an app to your node
+egress-kind-seedqr = a wallet seed written as SeedQR digits or entropy

@@ -350,3 +350,39 @@ discovery-none-with-hint = { $reasons }. { $hint }
 
 registry-reconcile-failed = Los pagos abiertos aún no se pudieron comprobar ({ $error }); siguen registrados.
 registry-wallet-unopened = La ayuda de pago (Routstr) está desactivada: no se pudo abrir el monedero ({ $reason }).
+
+# The egress screen's stop when the owner's own message holds a secret (egress/mod.rs, Blocked::text). $what is
+# the kinds found, each an egress-kind-* text, joined with ", " and egress-and; never the secret itself.
+egress-blocked = Su mensaje no se envió: contiene { $what }. Nada salió de este dispositivo. Los modelos en la nube del asistente nunca deben ver secretos así; quítelo y vuelva a enviar su mensaje. Puede describir el problema sin pegar el secreto.
+egress-and = {" "}y{" "}
+egress-kind-known = un secreto que guarda esta aplicación ({ $label })
+egress-kind-other = un secreto ({ $kind })
+egress-kind-bip39 = lo que parece una frase de recuperación de una cartera (palabras semilla)
+egress-kind-slip39 = lo que parece una parte de una copia Shamir (palabras SLIP-39)
+egress-kind-codex32 = una copia de la semilla en codex32
+egress-kind-xprv = una clave privada extendida (xprv)
+egress-kind-wif = una clave privada de Bitcoin (WIF)
+egress-kind-hex-key = una clave privada escrita en hexadecimal
+egress-kind-nsec = una clave privada de Nostr (nsec o ncryptsec)
+egress-kind-nostr-connect = una cadena de conexión a un firmante remoto de Nostr con su secreto
+egress-kind-nwc = una cadena de Nostr Wallet Connect, que puede gastar de su cartera
+egress-kind-cashu = un token de ecash Cashu, que es dinero gastable
+egress-kind-fedimint = billetes de ecash de Fedimint, que son dinero gastable
+egress-kind-lnurlw = un enlace LNURL-withdraw, con el que quien lo tenga puede retirar sus fondos
+egress-kind-lnbits = un enlace de cartera LNbits, que abre la cartera y gasta de ella
+egress-kind-macaroon = un macaroon de Lightning, una credencial de su nodo Lightning
+egress-kind-lndconnect = una cadena lndconnect, que contiene una credencial de su nodo Lightning
+egress-kind-rune = una runa de Core Lightning, una credencial de su nodo Lightning
+egress-kind-rpcauth = una contraseña o cookie RPC de Bitcoin Core
+egress-kind-password = una contraseña o un secreto de un archivo de configuración o de un comando
+egress-kind-url-password = una contraseña dentro de una dirección web (usuario:contraseña@host)
+egress-kind-pem = un bloque de clave privada (TLS o SSH)
+egress-kind-api-key = una clave de API
+egress-kind-token = un token de acceso
+egress-kind-otpauth = un secreto de doble factor (TOTP)
+egress-kind-age-key = una clave secreta de cifrado age
+egress-kind-onion-key = una clave privada de un servicio onion de Tor
+egress-kind-backup-code = códigos de respaldo o de recuperación de una cuenta, que saltan el inicio de sesión de doble factor
+egress-kind-totp-key = una clave de configuración de doble factor, que genera todos los códigos de acceso futuros
+egress-kind-pairing-phrase = una frase de emparejamiento, que conecta una aplicación con su nodo
+egress-kind-seedqr = una semilla de cartera escrita como dígitos SeedQR o entropía

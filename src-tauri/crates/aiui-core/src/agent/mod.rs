@@ -400,7 +400,9 @@ impl Agent {
                             emit(events, Event::Notice { text });
                         }
                     }
-                    Err(blocked) => return Err(StepEnd::plain(StopReason::EgressBlocked, blocked.message)),
+                    Err(blocked) => {
+                        return Err(StepEnd::plain(StopReason::EgressBlocked, blocked.text(context.locale)));
+                    }
                 }
             }
             if stop.is_stopped() {

@@ -34,6 +34,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use crate::Secret;
+use crate::i18n::{self, Locale};
 use identity::Placeholders;
 pub use screens::Screens;
 use secrets::Known;
@@ -80,13 +81,14 @@ pub enum Screened {
 }
 
 /// An owner message held back because it contains a secret. A designed stop, not a failure: the turn ends and
-/// `message` is shown to the owner.
+/// [`Blocked::text`] is shown to the owner.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct Blocked {
     /// The kinds found (e.g. `["bip39"]`), sorted, never the values.
     pub kinds: Vec<String>,
-    /// A plain-language explanation for the owner: what kind of secret, that nothing was sent, what to do.
+    /// A plain-language explanation for the owner, in English: what kind of secret, that nothing was sent, what
+    /// to do.
     pub message: String,
 }
 
@@ -95,14 +97,15 @@ impl Blocked {
         let mut kinds: Vec<String> = kinds.into_iter().collect();
         kinds.sort();
         kinds.dedup();
-        let what: Vec<String> = kinds.iter().map(|k| describe(k)).collect();
-        let message = format!(
-            "Your message was not sent: it contains {}. Nothing left this device. The assistant's cloud models \
-             must never see secrets like this, so remove it and send your message again; you can describe the \
-             problem without pasting the secret itself.",
-            join_words(&what)
-        );
-        Self { kinds, message }
+        let mut blocked = Self { kinds, message: String::new() };
+        blocked.message = blocked.text(Locale::En);
+        blocked
+    }
+
+    /// The explanation in `locale`; [`Blocked::message`] is its English.
+    pub fn text(&self, locale: Locale) -> String {
+        let what: Vec<String> = self.kinds.iter().map(|kind| describe(locale, kind)).collect();
+        i18n::text(locale, "egress-blocked", &[("what", join_words(locale, &what).into())])
     }
 }
 
@@ -487,22 +490,22 @@ fn push_key(path: &mut String, key: &str) {
     }
 }
 
-/// A kind in the owner's words.
-fn describe(kind: &str) -> String {
-    if let Some(text) = inventory::describe(kind) {
-        return text.to_owned();
+/// A kind in the owner's words (in English, [`inventory::describe`]'s).
+fn describe(locale: Locale, kind: &str) -> String {
+    if inventory::describe(kind).is_some() {
+        return i18n::text(locale, &format!("egress-kind-{kind}"), &[]);
     }
     match kind.strip_prefix("known:") {
-        Some(label) => format!("a secret this app keeps ({label})"),
-        None => format!("a secret ({kind})"),
+        Some(label) => i18n::text(locale, "egress-kind-known", &[("label", label.into())]),
+        None => i18n::text(locale, "egress-kind-other", &[("kind", kind.into())]),
     }
 }
 
-/// "a", "a and b", "a, b and c".
-fn join_words(items: &[String]) -> String {
+/// "a", "a and b", "a, b and c", in `locale`.
+fn join_words(locale: Locale, items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        [init @ .., last] => format!("{}{}{last}", init.join(", "), i18n::text(locale, "egress-and", &[])),
     }
 }

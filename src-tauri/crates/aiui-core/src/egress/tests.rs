@@ -421,7 +421,7 @@ fn inventory_is_complete_and_consistent() {
     for e in inventory::INVENTORY {
         assert!(!e.why.is_empty() && !e.detector.is_empty() && !e.samples.is_empty(), "{e:?}");
         // A blocked message names the kind in plain words, not as a code.
-        assert!(!describe(e.kind).starts_with("a secret ("), "{} has no owner wording", e.kind);
+        assert!(!describe(Locale::En, e.kind).starts_with("a secret ("), "{} has no owner wording", e.kind);
     }
     // Every generator the inventory names exists in the corpus generator.
     let generator =
@@ -683,4 +683,43 @@ fn corpus_labelled_kinds_report() {
     assert!(missed.is_empty(), "labelled kinds with missed samples: {missed:?}");
     assert_eq!(unchanged, near.len());
     assert!(near.len() >= 30, "only {} benign lines test the labels", near.len());
+}
+
+/// The stop an owner meets when their message holds a secret: English as it always read, every kind named in German
+/// and Spanish, two and three kinds joined with the language's own "and", and never the secret itself.
+#[test]
+fn the_blocked_message_reads_as_before_in_english_and_in_the_owners_language() {
+    use crate::i18n::Locale;
+    let english = |what: &str| {
+        format!(
+            "Your message was not sent: it contains {what}. Nothing left this device. The assistant's cloud models \
+             must never see secrets like this, so remove it and send your message again; you can describe the \
+             problem without pasting the secret itself."
+        )
+    };
+    let blocked = |kinds: &[&str]| Blocked::new(kinds.iter().map(|k| (*k).to_owned()));
+    for (kind, words) in inventory::REDACTION_KINDS {
+        let one = blocked(&[kind]);
+        assert_eq!(one.message, english(words), "kind {kind}");
+        assert_eq!(one.text(Locale::En), one.message);
+        for (locale, sentence) in [(Locale::De, "nicht gesendet"), (Locale::Es, "no se envió")] {
+            let text = one.text(locale);
+            assert!(text.contains(sentence), "{kind} in {locale:?}: {text}");
+            assert!(!text.contains(words), "{kind} is named in English in {locale:?}: {text}");
+        }
+    }
+    let known = blocked(&["known:node-password"]);
+    assert_eq!(known.message, english("a secret this app keeps (node-password)"));
+    assert!(known.text(Locale::De).contains("ein Geheimnis, das diese App verwahrt (node-password)"));
+    let three = blocked(&["xprv", "wif", "bip39"]);
+    assert!(three.message.contains("seed words), a Bitcoin private key (WIF) and an extended private key"));
+    assert!(three.text(Locale::De).contains("(Seed-Wörter), einen privaten Bitcoin-Schlüssel (WIF) und einen"));
+    assert!(three.text(Locale::Es).contains("(palabras semilla), una clave privada de Bitcoin (WIF) y una clave"));
+    let Screened::Blocked(seed) = screen().screen_text(&format!("{SEED_12} {PASSWORD}"), Origin::Owner) else {
+        panic!("owner text with a seed was not blocked");
+    };
+    for locale in [Locale::En, Locale::De, Locale::Es, Locale::Pseudo] {
+        let text = seed.text(locale);
+        assert!(!text.contains(PASSWORD) && !text.contains("wish vital"), "{locale:?}: {text}");
+    }
 }
