@@ -1153,7 +1153,7 @@ if (!failure) {
     log('the answer:', JSON.stringify(answer));
     check(answer.badge.startsWith('Claude'), `Claude answered (${answer.badge})`);
     check(answer.cost === `Cost: ${CLAUDE_COST}`, `the answer shows its cost under the backend label (${answer.cost})`);
-    check(answer.open && answer.details.length === 1 && answer.details[0].includes('1804 input, 22 output, 2048 cache-write, 10000 cache-read tokens'),
+    check(answer.open && answer.details.length === 1 && answer.details[0].endsWith(`: 1,804 input, 22 output, 2,048 cache-write, 10,000 cache-read tokens (${CLAUDE_COST})`),
       `the token counts show on demand (${JSON.stringify(answer.details)})`);
     await until('the conversation total', () => run(wrap(`return document.getElementById('conversation-total').textContent === args[0];`), `This conversation: ${CLAUDE_COST}`), 5000);
 

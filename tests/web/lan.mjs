@@ -31,6 +31,8 @@
 //    opened with ?kiosk as the node's own screen would): the suggested questions follow the devnode's state; one is
 //    tapped and answered; "restart lnd" is typed on the on-screen keyboard; on the trusted origin a tap on Approve
 //    does nothing, and a hold approves. The same page at phone size keeps every touch target at 48 px or more.
+// 6b. A browser set to Spanish (Accept-Language es): the sign-in page, the chat (its meter's dollars written the
+//    Spanish way, 5,00 US$) and the trusted origin's sign-in are in Spanish.
 // 7. The login rate limit holds: after five tries a minute, even the right passphrase waits.
 // Screenshots go to target/gui-screenshots/lan-*.png. Every failure throws; the exit code says so.
 import http from 'node:http';
@@ -888,13 +890,19 @@ try {
       ? { placeholder: input.placeholder, send: document.getElementById('send').textContent.trim() } : null;`)));
   log('the chat page in Spanish:', JSON.stringify(chatEs));
   check(chatEs.send === 'Enviar' && chatEs.placeholder.startsWith('Pregunte sobre su nodo'), `the chat page speaks Spanish (${JSON.stringify(chatEs)})`);
+  // The meter's dollars are written the Spanish way from the host's figures, not as the host's English "$5.00".
+  const meterEs = await until('the Spanish meter', () => run(wrap(`
+    const part = document.getElementById('claude-meter');
+    return part.hidden ? null : { summary: document.getElementById('claude-summary').textContent, renews: document.getElementById('claude-renews').textContent };`)));
+  log('the meter in Spanish:', JSON.stringify(meterEs));
+  check(meterEs.summary === '0,00\u00a0US$ de 5,00\u00a0US$ gastados' && meterEs.renews.startsWith('Quedan 5,00\u00a0US$'), `the meter's dollars are Spanish (${JSON.stringify(meterEs)})`);
   await screenshot('lan-spanish-chat.png');
   await wd('POST', s('/url'), { url: trustedUrl });
   const trustedEs = await until('the trusted sign-in in Spanish', () => run(wrap(`
     const label = document.getElementById('login-label');
     return document.documentElement.lang === 'es' && label && label.textContent.includes('TOTP') ? label.textContent : null;`)));
   check(trustedEs === 'Frase de contraseña de aprobación (o código TOTP)', `the trusted origin's sign-in speaks Spanish (${trustedEs})`);
-  log('PASSED (a Spanish browser: sign-in, chat, trusted sign-in in Spanish)');
+  log('PASSED (a Spanish browser: sign-in, chat with its meter, trusted sign-in in Spanish)');
 
   // ---- 7. the login rate limit ----
   const limited = await run(wrap(`

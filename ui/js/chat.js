@@ -8,7 +8,7 @@ import { renderSurface, surfaceSummary } from './surfaces.js';
 import { enableZoom, keepTextMenus } from './zoom.js';
 import { attachKeyboard } from './keyboard.js';
 import { drawMeter } from './meter.js';
-import { t, loadText, pageLang, formatDateTime } from './l10n.js';
+import { t, loadText, pageLang, formatDateTime, formatNoCost, formatSats, formatUsd } from './l10n.js';
 
 const $ = (id) => document.getElementById(id);
 const messages = $('messages');
@@ -96,11 +96,28 @@ function addAssistant(text, backend, cost) {
     li.append(badge);
     scrollDown();
   }
-  if (cost) li.append(costLine(cost.label));
+  if (cost) li.append(costLine(spendLabel(cost)));
   return li;
 }
 
-// An answer's cost, quietly under its backend label: the host's label, and (live) each step's token counts on demand.
+// What a step, a turn or a conversation cost, in the page's language from the host's figures: dollars and sats each
+// in its own unit, and `$0` when it all ran on this machine.
+function spendLabel(spend) {
+  const parts = [];
+  if (Number(spend.usd_micros) > 0) parts.push(formatUsd(spend.usd_micros));
+  if (Number(spend.sats) > 0) parts.push(formatSats(spend.sats));
+  return parts.length ? parts.join(' + ') : formatNoCost();
+}
+
+// One step's token counts and cost: "claude-sonnet-4-5: 1,804 input, 22 output tokens ($0.0165)".
+function stepDetail(step) {
+  const counts = [t('chat-cost-input', { count: Number(step.input_tokens) }), t('chat-cost-output', { count: Number(step.output_tokens) })];
+  if (Number(step.cache_write_tokens) > 0) counts.push(t('chat-cost-cache-write', { count: Number(step.cache_write_tokens) }));
+  if (Number(step.cache_read_tokens) > 0) counts.push(t('chat-cost-cache-read', { count: Number(step.cache_read_tokens) }));
+  return t(step.free ? 'chat-cost-step-free' : 'chat-cost-step', { backend: step.backend, counts: counts.join(', '), cost: spendLabel(step) });
+}
+
+// An answer's cost, quietly under its backend label, and (live) each step's token counts on demand.
 // No <p> inside: an answer's paragraphs are its text alone.
 function costLine(label, details = []) {
   const box = document.createElement(details.length ? 'details' : 'div');
@@ -291,8 +308,8 @@ function onEvent(event) {
       break;
     case 'spent':
       if (turnCost) {
-        turnCost.label = event.turn.label;
-        turnCost.details.push(`${event.step.detail} (${event.step.label})`);
+        turnCost.label = spendLabel(event.turn);
+        turnCost.details.push(stepDetail(event.step));
         drawTurnCost();
       }
       break;
@@ -353,7 +370,7 @@ function finishTurn() {
 // The open conversation's total, as the host added it up from the store.
 function showTotal(total) {
   const line = $('conversation-total');
-  line.textContent = total ? t('chat-conversation-total', { label: total.label }) : '';
+  line.textContent = total ? t('chat-conversation-total', { label: spendLabel(total) }) : '';
   line.hidden = !total;
 }
 

@@ -63,6 +63,42 @@ export function formatNumber(value, options = {}) {
   return new Intl.NumberFormat(numberLang(), options).format(value);
 }
 
+/** Micro-dollars the locale's way (`$0.0312`, `0,0312 $`, `0,0312 US$`), never below what they are: cents from a
+ *  dollar up, four places from a hundredth of a cent, six below, rounded up, as the host's `pricing::format_usd`. */
+export function formatUsd(micros) {
+  const amount = Number(micros);
+  if (!Number.isSafeInteger(amount) || amount < 0) return String(micros);
+  const [places, unit] = amount >= 1_000_000 ? [2, 10_000] : amount >= 100 ? [4, 100] : [6, 1];
+  const rounded = Math.ceil(amount / unit) * unit;
+  return new Intl.NumberFormat(numberLang(), {
+    style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: places,
+  }).format(rounded / 1_000_000);
+}
+
+/** A Claude allowance view (`allowance_get`'s `claude`) with its four amounts written from the host's micro-dollars
+ *  in the page's language. */
+export function usdAmounts(view) {
+  return {
+    ...view,
+    allowance: formatUsd(view.allowance_usd_micros),
+    spent: formatUsd(view.spent_usd_micros),
+    reserved: formatUsd(view.reserved_usd_micros),
+    remaining: formatUsd(view.remaining_usd_micros),
+  };
+}
+
+/** Nothing spent, in dollars: `$0`, `0 $`. */
+export function formatNoCost() {
+  return new Intl.NumberFormat(numberLang(), { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(0);
+}
+
+/** A sum in sats with the locale's plural and number (`1 sat`, `1.234 Sats`). */
+export function formatSats(sats) {
+  const amount = Number(sats);
+  const form = new Intl.PluralRules(pageLang()).select(amount) === 'one' ? 'chat-sats-one' : 'chat-sats-other';
+  return t(form, { amount });
+}
+
 /** A date and time the locale's way. */
 export function formatDateTime(date, options = { dateStyle: 'medium', timeStyle: 'short' }) {
   return new Intl.DateTimeFormat(numberLang(), options).format(date);

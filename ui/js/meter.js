@@ -1,11 +1,11 @@
 // The sidebar's meter (chat window and kiosk): Claude's allowance in dollars, Routstr's in sats, and this month's
-// answers at $0, each in its own unit as the host wrote it; nothing here converts one into the other.
-import { t, formatDateTime } from './l10n.js';
+// answers at $0, each in its own unit, written the page's way from the host's figures; nothing here converts one
+// into the other.
+import { t, formatDateTime, formatSats, usdAmounts } from './l10n.js';
 
 const $ = (id) => document.getElementById(id);
 
-// A sum in sats, its number written the locale's way.
-const sats = (n) => t('chat-sats', { amount: Number(n) });
+const sats = formatSats;
 
 // How much of an allowance is spent or held, for the bar (a share of the host's own figures, not an amount).
 function fillBar(bar, fill, used, allowance, text) {
@@ -23,10 +23,12 @@ function renews(period, at) {
   return at ? t('chat-renews-next', { period: name, date: formatDateTime(new Date(at)) }) : name;
 }
 
-// Claude's allowance in dollars, as the host wrote the amounts; a view without a Claude part keeps it hidden.
-function drawClaude(c) {
-  $('claude-meter').hidden = !c || !c.allowance;
+// Claude's allowance in dollars, written the locale's way from the host's micro-dollars; a view without a Claude
+// part keeps it hidden.
+function drawClaude(view) {
+  $('claude-meter').hidden = !view || !view.allowance;
   if ($('claude-meter').hidden) return;
+  const c = usdAmounts(view);
   const off = c.allowance_usd_micros === 0;
   const summary = off ? t('chat-claude-off', { allowance: c.allowance }) : t('chat-claude-spent', { spent: c.spent, allowance: c.allowance });
   $('claude-summary').textContent = summary;

@@ -1,10 +1,10 @@
 // Both allowances, each in its own unit: Claude's in US dollars (with its price table) and Routstr's in sats (with
 // its renewal and accepted mints), each with what was spent, reserved and remains; and the Routstr options. Only
 // this window can change them; the chat window shows a read-only meter. Amounts are typed as text and read by the
-// host, which writes every figure shown.
+// host; the figures shown are written here from the host's numbers, in the page's language.
 import { invoke } from './ipc.js';
 import { setText } from './text.js';
-import { t, formatDateTime } from '../js/l10n.js';
+import { t, formatDateTime, formatUsd, usdAmounts } from '../js/l10n.js';
 
 const $ = (id) => document.getElementById(id);
 const sats = (n) => t('trusted-sats', { sats: Number(n) });
@@ -58,12 +58,14 @@ export function draw(view) {
   if (!$('invoice-mint').value && b.accepted_mints.length) $('invoice-mint').value = b.accepted_mints[0];
 }
 
+
 /** Claude's allowance and price table. The LAN service's settings carry the allowance's figures but no price table:
  *  there they are shown read only, and the owner is pointed at the node's terminal to change them. */
 function drawClaude(view) {
-  const c = view.budget.claude;
-  $('claude-section').hidden = !c || !c.allowance;
+  const host = view.budget.claude;
+  $('claude-section').hidden = !host || !host.allowance;
   if ($('claude-section').hidden) return;
+  const c = usdAmounts(host);
   const editable = Boolean(view.claude_prices);
   $('claude-editing').hidden = !editable;
   $('claude-set-on-node').hidden = editable;
@@ -72,7 +74,7 @@ function drawClaude(view) {
   $('claude-budget-fill').style.width = `${used * 100}%`;
   $('claude-budget-bar').setAttribute('aria-valuenow', String(Math.round(used * 100)));
   $('claude-budget-bar').setAttribute('aria-valuetext', t('trusted-claude-bar-text', { spent: c.spent, allowance: c.allowance }));
-  // The dollar figures are the host's, formatted there.
+  // The host's figures, written the page's way.
   setText($('claude-budget-spent'), c.spent, true);
   setText($('claude-budget-reserved'), c.reserved, true);
   setText($('claude-budget-remaining'), c.allowance_usd_micros > 0
@@ -149,7 +151,7 @@ async function saveClaude(event) {
     redraw(view);
     const c = view.budget.claude;
     status('claude-budget-status', c.allowance_usd_micros > 0
-      ? t('trusted-claude-saved', { allowance: c.allowance, period: PER[c.period] ? t(PER[c.period]) : c.period })
+      ? t('trusted-claude-saved', { allowance: formatUsd(c.allowance_usd_micros), period: PER[c.period] ? t(PER[c.period]) : c.period })
       : t('trusted-claude-saved-off'), 'ok');
   } catch (error) {
     status('claude-budget-status', error.message, 'error', true);

@@ -185,13 +185,25 @@ impl From<Conversation> for ConversationDetail {
     }
 }
 
-/// One step's cost for the chat: a short label, and the token counts on demand. Host-formatted.
+/// One step's cost for the chat: a short label, and the token counts on demand. The label and detail are English
+/// (the terminal's and the logs'); a page writes its own in the owner's language from the figures beside them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CostView {
     /// "$0.0165", "12 sats", "$0".
     pub label: String,
     /// "claude-sonnet-4-5: 1804 input, 22 output, 2048 cache-write, 10000 cache-read tokens".
     pub detail: String,
+    /// Who answered, as [`BackendId::label`] names it.
+    pub backend: String,
+    /// What the step cost in its allowance's unit: dollars (Claude) or sats (Routstr); both 0 when `free`.
+    pub usd_micros: u64,
+    pub sats: u64,
+    /// Answered on this machine, at no cost.
+    pub free: bool,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cache_write_tokens: u64,
+    pub cache_read_tokens: u64,
 }
 
 impl CostView {
@@ -210,7 +222,23 @@ impl CostView {
             counts.push(format!("{} cache-read", u.cache_read_tokens));
         }
         let free = if step.cost == Cost::Free { " (on this machine, free)" } else { "" };
-        Self { label, detail: format!("{}{free}: {} tokens", backend.label(), counts.join(", ")) }
+        let (usd_micros, sats) = match step.cost {
+            Cost::Free => (0, 0),
+            Cost::Usd { micros } => (micros, 0),
+            Cost::Sats { sats } => (0, sats),
+        };
+        Self {
+            label,
+            detail: format!("{}{free}: {} tokens", backend.label(), counts.join(", ")),
+            backend: backend.label(),
+            usd_micros,
+            sats,
+            free: step.cost == Cost::Free,
+            input_tokens: u.input_tokens,
+            output_tokens: u.output_tokens,
+            cache_write_tokens: u.cache_write_tokens,
+            cache_read_tokens: u.cache_read_tokens,
+        }
     }
 }
 

@@ -46,7 +46,8 @@ chat-claude-notice = 80% or more of Claude's allowance is spent this period.
 chat-routstr-meter-heading = Routstr paid help (sats)
 chat-routstr-bar =
     .aria-label = Routstr allowance used
-chat-sats = { $amount } sats
+chat-sats-one = { $amount } sat
+chat-sats-other = { $amount } sats
 chat-sats-left = { $remaining } left of { $allowance }
 chat-sats-spent = { $spent } of { $allowance } spent
 chat-paid-off = Paid help is off (allowance 0 sats).
@@ -97,8 +98,16 @@ chat-assistant = AIUI
 # $backend is the backend's name as the host gives it, e.g. "built-in (SmolLM2-135M)".
 chat-assistant-backend = AIUI ({ $backend })
 chat-notice = Notice
-# $label is the host's cost line, e.g. "12 sats".
+# $label is what it cost, e.g. "12 sats" or "$0.0165".
 chat-cost = Cost: { $label }
+# One step's token counts, each $count a number; $counts is the list of them joined by commas.
+chat-cost-input = { $count } input
+chat-cost-output = { $count } output
+chat-cost-cache-write = { $count } cache-write
+chat-cost-cache-read = { $count } cache-read
+# $backend is who answered (a model's name), $cost what the step cost.
+chat-cost-step = { $backend }: { $counts } tokens ({ $cost })
+chat-cost-step-free = { $backend } (on this machine, free): { $counts } tokens ({ $cost })
 chat-conversation-total = This conversation: { $label }
 chat-top-up-short = Top up…
 chat-budget-stop-title = Paid help stopped: allowance.
