@@ -375,13 +375,14 @@ impl Shell {
         })
     }
 
-    /// Why the built-in model cannot answer even when switched on (not in this build, model file missing, CPU);
-    /// `None` when it can.
+    /// Why the built-in model cannot answer even when switched on (not in this build, model file missing, CPU), in
+    /// the owner's language; `None` when it can.
     pub fn builtin_unavailable(&self) -> Option<String> {
         use aiui_core::backends::builtin::IntentScorer;
+        let locale = self.locale();
         match self.legs.model_data_dir.as_deref() {
-            None => Some("not part of this build".into()),
-            Some(dir) => aiui_llama::SmolLm::shared_for_data_dir(dir).ready().err(),
+            None => Some(aiui_core::i18n::text(locale, "builtin-not-built", &[])),
+            Some(dir) => aiui_llama::SmolLm::shared_for_data_dir(dir).ready_in(locale).err(),
         }
     }
 

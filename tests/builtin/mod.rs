@@ -152,16 +152,19 @@ async fn chit_chat_gets_the_host_written_capabilities_and_no_tool_call() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_turned_off_or_missing_model_is_passed_over_with_a_reason() {
     let off = Builtin::new(BuiltinConfig { enabled: false, scorer: Some(model()), lexical: true });
-    assert_eq!(off.check().unwrap_err(), "turned off in the settings");
+    assert_eq!(off.check(Locale::En).unwrap_err(), "turned off in the settings");
+    assert_eq!(off.check(Locale::De).unwrap_err(), "in den Einstellungen ausgeschaltet");
     let empty = tempfile::tempdir().unwrap();
     let missing = Builtin::new(BuiltinConfig {
         enabled: true,
         scorer: Some(Arc::new(SmolLm::in_dir(empty.path()))),
         lexical: true,
     });
-    let reason = missing.check().unwrap_err();
+    let reason = missing.check(Locale::En).unwrap_err();
     let looked = empty.path().display().to_string();
     assert!(reason.contains(&looked) && reason.contains("install the package aiui-model-smollm2"), "{reason}");
+    let spanish = missing.check(Locale::Es).unwrap_err();
+    assert!(spanish.contains(&looked) && spanish.contains("Instale el paquete aiui-model-smollm2"), "{spanish}");
     let harness = harness_with(Chain::new(vec![Leg::Builtin(missing)]), Duration::from_secs(30)).await;
     let (_, outcome) = harness.turn("restart lnd", None).await;
     let TurnOutcome::Stopped { message, .. } = outcome else { panic!("{outcome:?}") };

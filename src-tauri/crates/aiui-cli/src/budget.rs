@@ -161,21 +161,23 @@ fn print_meter(meter: &AllowanceView, sats: &BudgetReport) {
 }
 
 fn print_claude(c: &ClaudeMeterView) {
+    // The host's figures, written the way the terminal's language writes dollars.
+    let usd = |micros| aiui_core::pricing::format_usd_in(l10n::locale(), micros);
     println!("{}", t("cli-budget-claude", &[]));
     if c.allowance_usd_micros == 0 {
         println!("{}", t("cli-budget-claude-off", &[]));
         // An allowance lowered to 0 mid-period keeps what was already spent in it.
         if c.spent_usd_micros + c.reserved_usd_micros > 0 {
-            let args = [("spent", c.spent.as_str().into()), ("reserved", c.reserved.as_str().into())];
+            let args = [("spent", usd(c.spent_usd_micros).into()), ("reserved", usd(c.reserved_usd_micros).into())];
             println!("{}", t("cli-budget-claude-spent-off", &args));
         }
         return;
     }
-    let args = [("allowance", c.allowance.as_str().into()), ("period", period(c.period).into())];
+    let args = [("allowance", usd(c.allowance_usd_micros).into()), ("period", period(c.period).into())];
     println!("{}", t("cli-budget-allowance", &args));
-    println!("{}", t("cli-budget-spent", &[("spent", c.spent.as_str().into())]));
-    println!("{}", t("cli-budget-reserved", &[("reserved", c.reserved.as_str().into())]));
-    println!("{}", t("cli-budget-remaining", &[("remaining", c.remaining.as_str().into())]));
+    println!("{}", t("cli-budget-spent", &[("spent", usd(c.spent_usd_micros).into())]));
+    println!("{}", t("cli-budget-reserved", &[("reserved", usd(c.reserved_usd_micros).into())]));
+    println!("{}", t("cli-budget-remaining", &[("remaining", usd(c.remaining_usd_micros).into())]));
     let renewal = renews(c.renews_at_ms, aiui_core::now_ms(), l10n::locale());
     println!("{}", t("cli-budget-renews", &[("renews", renewal.into())]));
     if c.notice_80 {

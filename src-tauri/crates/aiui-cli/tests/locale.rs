@@ -88,7 +88,7 @@ fn budget_speaks_german_with_the_systems_lang() {
     );
     let set =
         succeeds("de_DE.UTF-8", dir.path(), &["budget", "set", "--claude-usd", "5", "--claude-period", "monthly"]);
-    says(&set, &["Claudes Budget gespeichert.", "Budget:    $5.00 (monatlich)", "Erneuert:  in "]);
+    says(&set, &["Claudes Budget gespeichert.", "Budget:    5,00\u{a0}$ (monatlich)", "Erneuert:  in "]);
     let prices = succeeds("de_DE.UTF-8", dir.path(), &["budget", "prices"]);
     says(&prices, &["Claudes Preise, US-Dollar je Million Tokens", "Modell", "Cache-Schreiben", "nie für bezahlte"]);
     let refused = fails("de_DE.UTF-8", dir.path(), &["budget", "set"]);
@@ -100,11 +100,11 @@ fn budget_speaks_spanish_with_the_systems_lang() {
     let dir = tempfile::tempdir().unwrap();
     let set =
         succeeds("es_ES.UTF-8", dir.path(), &["budget", "set", "--claude-usd", "2.50", "--claude-period", "weekly"]);
-    says(&set, &["Presupuesto de Claude guardado.", "presupuesto: $2.50 (semanal)", "se renueva:  en "]);
+    says(&set, &["Presupuesto de Claude guardado.", "presupuesto: 2,50\u{a0}US$ (semanal)", "se renueva:  en "]);
     let fresh = succeeds("es_ES.UTF-8", dir.path(), &["budget", "get"]);
     says(
         &fresh,
-        &["Routstr (sats):", "mints aceptadas: ninguna", "Este mes: 0 respuestas locales y 0 integradas, a 0 $."],
+        &["Routstr (sats):", "mints aceptadas: ninguna", "Este mes: 0 respuestas locales y 0 integradas, a 0 US$."],
     );
     let refused = fails("es_ES.UTF-8", dir.path(), &["budget", "set", "--claude-usd", "-1"]);
     says(&refused, &["--claude-usd: ", "; no se cambió nada"]);

@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, mpsc};
 
 use aiui_core::backends::builtin::{IntentScorer, ScoreFuture, ScoringPrompt, scoring_prompt};
+use aiui_core::i18n::{self, Locale};
 use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
@@ -214,15 +215,14 @@ impl SmolLm {
 }
 
 impl IntentScorer for SmolLm {
-    fn ready(&self) -> Result<(), String> {
-        engine::cpu_supported()?;
+    fn ready_in(&self, locale: Locale) -> Result<(), String> {
+        if !engine::cpu_supported() {
+            return Err(i18n::text(locale, "builtin-cpu", &[]));
+        }
         if !engine::model_present(&self.path) {
             let searched: Vec<String> = self.searched.iter().map(|d| d.display().to_string()).collect();
-            return Err(format!(
-                "its model file ({MODEL_FILE}) is in none of {}: install the package aiui-model-smollm2, or run \
-                 `bash scripts/fetch-model` in AIUI's source tree (about 100 MB, checked by SHA-256)",
-                searched.join(", ")
-            ));
+            let args = [("file", MODEL_FILE.into()), ("searched", searched.join(", ").into())];
+            return Err(i18n::text(locale, "builtin-model-missing", &args));
         }
         Ok(())
     }

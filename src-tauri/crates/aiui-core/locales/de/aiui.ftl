@@ -188,7 +188,7 @@ budget-used-up = Das Budget des Assistenten von { $allowance } Sats ist aufgebra
 budget-too-dear = Diese Anfrage könnte bis zu { $price } Sats kosten, aber vom Budget über { $allowance } Sats sind nur noch { $remaining } übrig{ $taken }, deshalb habe ich hier aufgehört.{ $renews } { $topup }
 budget-not-paid = Ich konnte diese Anfrage nicht bezahlen, deshalb habe ich hier aufgehört. Vom Budget über { $allowance } Sats sind noch { $remaining } übrig{ $taken }.{ $renews } { $topup }
 claude-raise = Der Besitzer kann Claudes Budget im Einstellungsfenster von AIUI erhöhen (oder mit `aiui-cli budget set --claude-usd BETRAG`).
-claude-off = Claude wird nicht genutzt: Sein Budget beträgt $0. { $raise }
+claude-off = Claude wird nicht genutzt: Sein Budget beträgt 0 $. { $raise }
 claude-held = {", "}{ $reserved } für laufende Anfragen zurückgehalten
 claude-too-dear = Claude wurde übergangen: Diese Anfrage könnte bis zu { $worst } kosten, aber von seinem Budget über { $allowance } sind nur noch { $remaining } übrig ({ $spent } ausgegeben{ $held }).{ $renews } { $raise }
 claude-used-up = Claude wurde übergangen: Sein Budget über { $allowance } ist aufgebraucht ({ $spent } ausgegeben{ $held }).{ $renews } { $raise }
@@ -348,6 +348,31 @@ discovery-none-who-named = „{ $name }“
 discovery-none-with-hint = { $reasons }. { $hint }
 
 ## Was die Oberflächen hören, wenn die Kette gebaut wird.
+
+## Die Zweige mit Namen, und warum der lokale, der Claude- und der eingebaute Zweig nicht antworten können.
+
+leg-local = lokales Modell (Ollama)
+leg-claude = Claude
+leg-routstr = Routstr
+leg-builtin = eingebautes Modell (SmolLM2-135M)
+ollama-not-answering = Ollama unter { $url } antwortet nicht ({ $error })
+ollama-refused = Ollama hat { $path } mit HTTP { $status } beantwortet
+ollama-not-json = Die Antwort von Ollama auf { $path } ist kein JSON ({ $error })
+ollama-no-models = Ollama hat keine Modelle; führen Sie `ollama pull qwen2.5:7b` aus (oder laden Sie ein anderes Modell, das Werkzeuge unterstützt)
+ollama-model-missing = das eingestellte Modell `{ $model }` ist in Ollama nicht installiert
+ollama-no-tool-model = kein installiertes Ollama-Modell unterstützt Werkzeuge; laden Sie eines, das es tut, z. B. `ollama pull qwen2.5:7b`
+ollama-stopped = Ollama antwortet nicht mehr ({ $error })
+ollama-http = HTTP { $status }: { $reason }
+ollama-reported = Ollama hat einen Fehler gemeldet: { $reason }
+claude-skipped-rate-limited = Claude wird vorerst übersprungen: Anfragelimit erreicht
+claude-skipped = Claude wird vorerst übersprungen: { $reason }
+claude-no-key = es ist kein Claude-API-Schlüssel gesetzt; fügen Sie einen im vertrauenswürdigen Einstellungsfenster hinzu
+claude-no-price-table = Claude wird nicht genutzt: { $error }
+claude-no-price = Claude wird nicht genutzt: Die Preistabelle hat keinen Preis für das Modell { $model }, und ein Modell ohne Preis wird nie für bezahlte Anfragen genutzt. Tragen Sie seinen Preis im Einstellungsfenster von AIUI (Claude-Preise) oder mit `aiui-cli budget price` ein.
+builtin-turned-off = in den Einstellungen ausgeschaltet
+builtin-not-built = nicht Teil dieses Builds
+builtin-cpu = dieser Prozessor hat kein AVX2/FMA, das der Build des eingebauten Modells braucht
+builtin-model-missing = seine Modelldatei ({ $file }) liegt in keinem von { $searched }: Installieren Sie das Paket aiui-model-smollm2, oder führen Sie `bash scripts/fetch-model` im Quellbaum von AIUI aus (etwa 100 MB, per SHA-256 geprüft)
 
 registry-reconcile-failed = Offene Zahlungen konnten noch nicht geprüft werden ({ $error }); sie bleiben verzeichnet.
 registry-wallet-unopened = Bezahlte Hilfe (Routstr) ist aus: Die Wallet konnte nicht geöffnet werden ({ $reason }).

@@ -376,6 +376,34 @@ discovery-none-with-hint = { $reasons }. { $hint }
 
 ## What the shells hear when the chain is built (backends/registry.rs). $error and $reason are the wallet's own words.
 
+## The legs by name, and why the local, Claude and built-in legs cannot answer, in the no-backend message
+## (backends/chain.rs, ollama.rs, claude.rs, builtin/). $url and $model are configured values; $error, $status and
+## $reason are the failing part's own words.
+
+leg-local = local model (Ollama)
+leg-claude = Claude
+leg-routstr = Routstr
+leg-builtin = built-in model (SmolLM2-135M)
+ollama-not-answering = Ollama at { $url } is not answering ({ $error })
+ollama-refused = Ollama answered { $path } with HTTP { $status }
+ollama-not-json = Ollama's { $path } reply is not JSON ({ $error })
+ollama-no-models = Ollama has no models; run `ollama pull qwen2.5:7b` (or another model with tool support)
+ollama-model-missing = the configured model `{ $model }` is not installed in Ollama
+ollama-no-tool-model = no installed Ollama model supports tools; pull one that does, e.g. `ollama pull qwen2.5:7b`
+ollama-stopped = Ollama stopped answering ({ $error })
+ollama-http = HTTP { $status }: { $reason }
+ollama-reported = Ollama reported an error: { $reason }
+claude-skipped-rate-limited = Claude is skipped for now: rate limited
+claude-skipped = Claude is skipped for now: { $reason }
+claude-no-key = no Claude API key is set; add one in the trusted settings window
+claude-no-price-table = Claude is not used: { $error }
+claude-no-price = Claude is not used: the price table has no price for the model { $model }, and a model without a price is never used for paid requests. Add its price in AIUI's settings window (Claude prices) or with `aiui-cli budget price`.
+builtin-turned-off = turned off in the settings
+builtin-not-built = not part of this build
+builtin-cpu = this CPU lacks AVX2/FMA, which the built-in model's build needs
+# $file is the model file's name, $searched the folders looked in, joined by ", ".
+builtin-model-missing = its model file ({ $file }) is in none of { $searched }: install the package aiui-model-smollm2, or run `bash scripts/fetch-model` in AIUI's source tree (about 100 MB, checked by SHA-256)
+
 registry-reconcile-failed = Open payments could not be checked yet ({ $error }); they stay recorded.
 registry-wallet-unopened = Paid help (Routstr) is off: the wallet could not be opened ({ $reason }).
 

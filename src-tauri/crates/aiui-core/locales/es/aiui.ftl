@@ -187,7 +187,7 @@ budget-used-up = El presupuesto del asistente de { $allowance } sats está agota
 budget-too-dear = Esta petición podría costar hasta { $price } sats, pero del presupuesto de { $allowance } sats solo quedan { $remaining }{ $taken }, así que me detuve aquí.{ $renews } { $topup }
 budget-not-paid = No pude pagar esta petición, así que me detuve aquí. Del presupuesto de { $allowance } sats quedan { $remaining }{ $taken }.{ $renews } { $topup }
 claude-raise = El propietario puede aumentar el presupuesto de Claude en la ventana de ajustes de AIUI (o con `aiui-cli budget set --claude-usd CANTIDAD`).
-claude-off = Claude no se usa: su presupuesto es de $0. { $raise }
+claude-off = Claude no se usa: su presupuesto es de 0 US$. { $raise }
 claude-held = {", "}{ $reserved } retenidos para peticiones en curso
 claude-too-dear = Se pasó por alto a Claude: esta petición podría costar hasta { $worst }, pero de su presupuesto de { $allowance } solo quedan { $remaining } ({ $spent } gastados{ $held }).{ $renews } { $raise }
 claude-used-up = Se pasó por alto a Claude: su presupuesto de { $allowance } está agotado ({ $spent } gastados{ $held }).{ $renews } { $raise }
@@ -347,6 +347,31 @@ discovery-none-who-named = «{ $name }»
 discovery-none-with-hint = { $reasons }. { $hint }
 
 ## Lo que oyen las interfaces cuando se construye la cadena.
+
+## Las ramas por su nombre, y por qué la rama local, la de Claude y la integrada no pueden responder.
+
+leg-local = modelo local (Ollama)
+leg-claude = Claude
+leg-routstr = Routstr
+leg-builtin = modelo integrado (SmolLM2-135M)
+ollama-not-answering = Ollama en { $url } no responde ({ $error })
+ollama-refused = Ollama respondió a { $path } con HTTP { $status }
+ollama-not-json = la respuesta de Ollama a { $path } no es JSON ({ $error })
+ollama-no-models = Ollama no tiene modelos; ejecute `ollama pull qwen2.5:7b` (u otro modelo que admita herramientas)
+ollama-model-missing = el modelo configurado `{ $model }` no está instalado en Ollama
+ollama-no-tool-model = ningún modelo instalado en Ollama admite herramientas; descargue uno que sí, p. ej. `ollama pull qwen2.5:7b`
+ollama-stopped = Ollama dejó de responder ({ $error })
+ollama-http = HTTP { $status }: { $reason }
+ollama-reported = Ollama informó de un error: { $reason }
+claude-skipped-rate-limited = Claude se omite por ahora: límite de solicitudes alcanzado
+claude-skipped = Claude se omite por ahora: { $reason }
+claude-no-key = no hay ninguna clave de API de Claude; añada una en la ventana de ajustes de confianza
+claude-no-price-table = Claude no se usa: { $error }
+claude-no-price = Claude no se usa: la tabla de precios no tiene precio para el modelo { $model }, y un modelo sin precio nunca se usa para solicitudes de pago. Añada su precio en la ventana de ajustes de AIUI (precios de Claude) o con `aiui-cli budget price`.
+builtin-turned-off = desactivado en los ajustes
+builtin-not-built = no forma parte de esta compilación
+builtin-cpu = este procesador no tiene AVX2/FMA, que la compilación del modelo integrado necesita
+builtin-model-missing = su archivo de modelo ({ $file }) no está en ninguna de estas carpetas: { $searched }. Instale el paquete aiui-model-smollm2, o ejecute `bash scripts/fetch-model` en el árbol de fuentes de AIUI (unos 100 MB, comprobado con SHA-256)
 
 registry-reconcile-failed = Los pagos abiertos aún no se pudieron comprobar ({ $error }); siguen registrados.
 registry-wallet-unopened = La ayuda de pago (Routstr) está desactivada: no se pudo abrir el monedero ({ $reason }).

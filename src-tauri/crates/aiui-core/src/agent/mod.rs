@@ -395,7 +395,7 @@ impl Agent {
                     Ok(report) => {
                         let redacted: usize = report.redactions.iter().map(|(_, n)| n).sum();
                         if redacted > 0 {
-                            let args = [("count", redacted.into()), ("backend", leg.name().into())];
+                            let args = [("count", redacted.into()), ("backend", leg.name_in(context.locale).into())];
                             let text = i18n::text(context.locale, "notice-redacted", &args);
                             emit(events, Event::Notice { text });
                         }
@@ -461,7 +461,7 @@ impl Agent {
                 Ok(turn) => return Ok(reveal(screen.as_deref(), turn)),
                 Err(BackendError::CutOff { backend, reason, .. }) => {
                     tracing::warn!(leg = leg.name(), %reason, "the answer was cut off mid-way");
-                    let args = [("backend", leg.name().into()), ("reason", reason.to_string().into())];
+                    let args = [("backend", leg.name_in(context.locale).into()), ("reason", reason.to_string().into())];
                     let message = i18n::text(context.locale, "stop-cut-off", &args);
                     let _ = backend;
                     let partial = streamed.shown().map(|t| (t, id.clone()));
@@ -477,7 +477,7 @@ impl Agent {
                         e => i18n::text(context.locale, "notice-leg-failed", &[("error", e.to_string().into())]),
                     };
                     emit(events, Event::Notice { text });
-                    failures.push((leg.name().to_owned(), e.to_string()));
+                    failures.push((leg.name_in(context.locale), e.to_string()));
                     from = index + 1;
                 }
                 Err(BackendError::BudgetStop { message }) => {

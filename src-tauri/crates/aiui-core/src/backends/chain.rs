@@ -60,6 +60,7 @@ impl Passed {
 }
 
 impl Leg {
+    /// The leg's name in English, for the logs.
     pub fn name(&self) -> &'static str {
         match self {
             Self::Local(_) => "local model (Ollama)",
@@ -67,6 +68,17 @@ impl Leg {
             Self::Routstr(_) => "Routstr",
             Self::Builtin(_) => "built-in model (SmolLM2-135M)",
         }
+    }
+
+    /// The leg's name as the owner reads it, in `locale`.
+    pub fn name_in(&self, locale: Locale) -> String {
+        let key = match self {
+            Self::Local(_) => "leg-local",
+            Self::Claude(_) => "leg-claude",
+            Self::Routstr(_) => "leg-routstr",
+            Self::Builtin(_) => "leg-builtin",
+        };
+        i18n::text(locale, key, &[])
     }
 
     /// Whether the body leaves this machine, and so must pass the egress screen first.
@@ -81,12 +93,12 @@ impl Leg {
 
     pub async fn check(&self, request: &ChatRequest, context: &TurnContext) -> Result<BackendId, Passed> {
         match self {
-            Self::Local(ollama) => ollama.check().await.map_err(Passed::quietly),
+            Self::Local(ollama) => ollama.check().await.map_err(|down| Passed::quietly(down.text(context.locale))),
             Self::Claude(claude) => claude.check(&context.claude, context.locale).await,
             Self::Routstr(routstr) => {
                 Box::pin(routstr.check_in(request, &context.policy, context.locale)).await.map_err(Passed::quietly)
             }
-            Self::Builtin(builtin) => builtin.check().map_err(Passed::quietly),
+            Self::Builtin(builtin) => builtin.check(context.locale).map_err(Passed::quietly),
         }
     }
 
@@ -237,10 +249,58 @@ impl Chain {
                     if tell_owner {
                         told.push(reason.clone());
                     }
-                    reasons.push((leg.name().to_owned(), reason));
+                    reasons.push((leg.name_in(context.locale), reason));
                 }
             }
         }
         Err(NoBackend { reasons })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backends::builtin::BuiltinConfig;
+    use crate::backends::ollama::OllamaConfig;
+
+    /// A loopback address nothing listens on: bound, then closed.
+    fn dead_url() -> url::Url {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        drop(listener);
+        url::Url::parse(&format!("http://127.0.0.1:{port}/")).unwrap()
+    }
+
+    #[tokio::test]
+    async fn why_no_leg_answers_is_said_in_the_turns_language_leg_names_and_cached_reasons_included() {
+        let url = dead_url();
+        let ollama = Ollama::new(OllamaConfig { url: url.clone(), ..OllamaConfig::default() }).unwrap();
+        let builtin = Builtin::new(BuiltinConfig { enabled: false, ..BuiltinConfig::default() });
+        let chain = Chain::new(vec![Leg::Local(ollama), Leg::Builtin(builtin)]);
+        let request = ChatRequest { system: String::new(), messages: Vec::new(), tools: Vec::new(), max_tokens: 64 };
+        let said = |locale| {
+            let context =
+                TurnContext { policy: PaymentPolicy::nothing(), claude: ClaudePolicy::default(), node: None, locale };
+            let chain = &chain;
+            let request = &request;
+            async move { chain.select(0, request, &context).await.unwrap_err().text(locale) }
+        };
+        let english = said(Locale::En).await;
+        assert!(english.contains(&format!("- local model (Ollama): Ollama at {url} is not answering (")), "{english}");
+        assert!(english.contains("- built-in model (SmolLM2-135M): turned off in the settings\n"), "{english}");
+        // The second turn reads the dead Ollama from the liveness cache, and says it in its own language.
+        let german = said(Locale::De).await;
+        assert!(german.starts_with("Gerade ist kein Assistenz-Backend verfügbar.\n"), "{german}");
+        assert!(
+            german.contains(&format!("- lokales Modell (Ollama): Ollama unter {url} antwortet nicht (")),
+            "{german}"
+        );
+        assert!(
+            german.contains("- eingebautes Modell (SmolLM2-135M): in den Einstellungen ausgeschaltet\n"),
+            "{german}"
+        );
+        for english_words in ["is not answering", "local model", "turned off", "built-in model"] {
+            assert!(!german.contains(english_words), "{english_words:?} in {german}");
+        }
     }
 }

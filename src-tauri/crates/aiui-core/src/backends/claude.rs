@@ -21,7 +21,7 @@ use super::stream::{self, Failed, Fault, StreamFault};
 use super::{BackendError, BackendId, ChatRequest, Cost, OnDelta, Turn};
 use crate::budget::{ClaudeAllowance, ClaudePolicy, Reservation, pass_over_message};
 use crate::egress::Origin;
-use crate::i18n::Locale;
+use crate::i18n::{self, Locale};
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
 use crate::pricing::{ModelPrice, Prices, format_usd};
 use crate::secrets::{SecretName, Secrets};
@@ -69,7 +69,7 @@ pub struct Claude {
     config: ClaudeConfig,
     secrets: Arc<Secrets>,
     http: OutboundClient,
-    down_until: Mutex<Option<(Instant, String)>>,
+    down_until: Mutex<Option<(Instant, Down)>>,
     spend: ClaudeSpend,
 }
 
@@ -98,6 +98,14 @@ impl Drop for Held<'_> {
     }
 }
 
+/// Why Claude is skipped until a time: kept as what happened, and said in the language of the turn that reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Down {
+    RateLimited,
+    /// Anthropic failed (`0`: its error and words, "overloaded_error (HTTP 529): Overloaded").
+    Failing(String),
+}
+
 impl Claude {
     pub fn new(config: ClaudeConfig, secrets: Arc<Secrets>, spend: ClaudeSpend) -> Result<Self, net::ClientBuildError> {
         let http = net::client(&ClientSpec {
@@ -116,36 +124,37 @@ impl Claude {
     /// Usable when a key is in the keyring, the leg is not marked down, its model has a price, and the turn's
     /// allowance has room. An owner with a key is told when the price or the allowance passes Claude over.
     pub async fn check(&self, policy: &ClaudePolicy, locale: Locale) -> Result<BackendId, Passed> {
-        if let Some((until, reason)) = self.down_until.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        if let Some((until, down)) = self.down_until.lock().unwrap_or_else(|p| p.into_inner()).clone()
             && Instant::now() < until
         {
-            return Err(Passed::quietly(format!("Claude is skipped for now: {reason}")));
+            return Err(Passed::quietly(match down {
+                Down::RateLimited => i18n::text(locale, "claude-skipped-rate-limited", &[]),
+                Down::Failing(reason) => i18n::text(locale, "claude-skipped", &[("reason", reason.into())]),
+            }));
         }
         match self.key().await {
             Ok(Some(_)) => {}
-            Ok(None) => {
-                return Err(Passed::quietly("no Claude API key is set; add one in the trusted settings window"));
-            }
+            Ok(None) => return Err(Passed::quietly(i18n::text(locale, "claude-no-key", &[]))),
             Err(e) => return Err(Passed::quietly(e)),
         }
-        self.price().map_err(Passed::telling)?;
+        self.price(locale).map_err(Passed::telling)?;
         if policy.allowance_usd_micros == 0 || policy.remaining_usd_micros == 0 {
             return Err(Passed::telling(pass_over_message(locale, &self.spend.allowance.get(), None)));
         }
         Ok(BackendId::Claude { model: self.config.model.clone() })
     }
 
-    /// The configured model's price, or why it has none (it is then not used: never priced at $0).
-    fn price(&self) -> Result<ModelPrice, String> {
-        let table = self.spend.prices.current().map_err(|e| format!("Claude is not used: {e}"))?;
-        table.price_for(&self.config.model).copied().ok_or_else(|| {
-            format!(
-                "Claude is not used: the price table has no price for the model {}, and a model without a price is \
-                 never used for paid requests. Add its price in AIUI's settings window (Claude prices) or with \
-                 `aiui-cli budget price`.",
-                self.config.model
-            )
-        })
+    /// The configured model's price, or why it has none (it is then not used: never priced at $0), in `locale`.
+    fn price(&self, locale: Locale) -> Result<ModelPrice, String> {
+        let table = self
+            .spend
+            .prices
+            .current()
+            .map_err(|e| i18n::text(locale, "claude-no-price-table", &[("error", e.to_string().into())]))?;
+        table
+            .price_for(&self.config.model)
+            .copied()
+            .ok_or_else(|| i18n::text(locale, "claude-no-price", &[("model", self.config.model.as_str().into())]))
     }
 
     /// Reserves the request's worst case, or says why it is not sent.
@@ -155,7 +164,8 @@ impl Claude {
         policy: &ClaudePolicy,
         locale: Locale,
     ) -> Result<(Held<'_>, ModelPrice), BackendError> {
-        let price = self.price().map_err(|message| BackendError::OverAllowance { backend: NAME.into(), message })?;
+        let price =
+            self.price(locale).map_err(|message| BackendError::OverAllowance { backend: NAME.into(), message })?;
         let max_tokens = body.get("max_tokens").and_then(Value::as_u64).ok_or_else(|| BackendError::Protocol {
             backend: NAME.into(),
             detail: "the request has no max_tokens, so its cost has no bound; it was not sent".into(),
@@ -235,8 +245,8 @@ impl Claude {
             .map_err(|e| e.to_string())
     }
 
-    fn mark_down(&self, for_: Duration, reason: &str) {
-        *self.down_until.lock().unwrap_or_else(|p| p.into_inner()) = Some((Instant::now() + for_, reason.to_owned()));
+    fn mark_down(&self, for_: Duration, down: Down) {
+        *self.down_until.lock().unwrap_or_else(|p| p.into_inner()) = Some((Instant::now() + for_, down));
     }
 
     pub fn request_body(&self, request: &ChatRequest) -> Value {
@@ -369,13 +379,13 @@ impl Claude {
         match status {
             401 | 403 => BackendError::Auth { backend: NAME.into(), reason: message },
             429 => {
-                self.mark_down(retry_after.unwrap_or(self.config.down_for), "rate limited");
+                self.mark_down(retry_after.unwrap_or(self.config.down_for), Down::RateLimited);
                 BackendError::RateLimited { backend: NAME.into(), retry_after }
             }
             400 if message.contains("prompt is too long") => BackendError::ContextTooLong { backend: NAME.into() },
             500.. => {
                 let reason = format!("{what}: {message}");
-                self.mark_down(retry_after.unwrap_or(self.config.down_for), &reason);
+                self.mark_down(retry_after.unwrap_or(self.config.down_for), Down::Failing(reason.clone()));
                 unavailable(reason)
             }
             _ => BackendError::Protocol { backend: NAME.into(), detail: format!("{what}: {message}") },

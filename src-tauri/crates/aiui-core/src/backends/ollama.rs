@@ -10,6 +10,7 @@ use super::format::ollama as wire;
 use super::stream::{self, Failed, Fault, StreamFault};
 use super::{BackendError, BackendId, ChatRequest, OnDelta, Turn};
 use crate::egress::Origin;
+use crate::i18n::{self, Locale};
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
 
 const NAME: &str = "ollama";
@@ -49,7 +50,75 @@ pub struct Ollama {
     config: OllamaConfig,
     probe: OutboundClient,
     chat: OutboundClient,
-    liveness: Mutex<Option<(Instant, Result<String, String>)>>,
+    liveness: Mutex<Option<(Instant, Result<String, Down>)>>,
+}
+
+/// Why the local leg cannot take a turn. Kept as what happened, so a reason cached for the liveness period is said
+/// in the language of the turn that reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Down {
+    /// The probe could not reach Ollama (`error`: the HTTP client's words).
+    NotAnswering {
+        url: String,
+        error: String,
+    },
+    Refused {
+        path: String,
+        status: String,
+    },
+    NotJson {
+        path: String,
+        error: String,
+    },
+    NoModels,
+    ModelMissing {
+        model: String,
+    },
+    NoToolModel,
+    /// A turn's request failed to reach it.
+    Stopped {
+        error: String,
+    },
+    /// A turn's request was answered with an HTTP error (`reason`: the status line and Ollama's words).
+    Http {
+        status: String,
+        reason: String,
+    },
+    /// Ollama reported an error in place of an answer.
+    Reported {
+        reason: String,
+    },
+}
+
+impl Down {
+    /// The reason as the owner reads it; the technical parts stay as the failing part wrote them.
+    pub fn text(&self, locale: Locale) -> String {
+        let (key, args): (&str, Vec<(&str, i18n::FluentValue<'_>)>) = match self {
+            Self::NotAnswering { url, error } => {
+                ("ollama-not-answering", vec![("url", url.as_str().into()), ("error", error.as_str().into())])
+            }
+            Self::Refused { path, status } => {
+                ("ollama-refused", vec![("path", path.as_str().into()), ("status", status.as_str().into())])
+            }
+            Self::NotJson { path, error } => {
+                ("ollama-not-json", vec![("path", path.as_str().into()), ("error", error.as_str().into())])
+            }
+            Self::NoModels => ("ollama-no-models", Vec::new()),
+            Self::ModelMissing { model } => ("ollama-model-missing", vec![("model", model.as_str().into())]),
+            Self::NoToolModel => ("ollama-no-tool-model", Vec::new()),
+            Self::Stopped { error } => ("ollama-stopped", vec![("error", error.as_str().into())]),
+            Self::Http { status, reason } => {
+                ("ollama-http", vec![("status", status.as_str().into()), ("reason", reason.as_str().into())])
+            }
+            Self::Reported { reason } => ("ollama-reported", vec![("reason", reason.as_str().into())]),
+        };
+        i18n::text(locale, key, &args)
+    }
+
+    /// The failure of a turn's request, for the chain (English, as every leg's error is).
+    fn unavailable(&self) -> BackendError {
+        unavailable(self.text(Locale::En))
+    }
 }
 
 impl Ollama {
@@ -73,7 +142,7 @@ impl Ollama {
     }
 
     /// The model that will answer, or why this leg cannot take a tool turn. Cached for `liveness_ttl`.
-    pub async fn check(&self) -> Result<BackendId, String> {
+    pub async fn check(&self) -> Result<BackendId, Down> {
         if let Some((at, cached)) = self.cached()
             && at.elapsed() < self.config.liveness_ttl
         {
@@ -84,28 +153,26 @@ impl Ollama {
         result.map(|model| BackendId::Local { model })
     }
 
-    fn cached(&self) -> Option<(Instant, Result<String, String>)> {
+    fn cached(&self) -> Option<(Instant, Result<String, Down>)> {
         self.liveness.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// Forgets the cached liveness after a failure mid-turn, so the next turn does not trust a dead leg, and
     /// remembers it as down for the TTL.
-    fn mark_down(&self, reason: &str) {
-        *self.liveness.lock().unwrap_or_else(|p| p.into_inner()) = Some((Instant::now(), Err(reason.to_owned())));
+    fn mark_down(&self, down: &Down) {
+        *self.liveness.lock().unwrap_or_else(|p| p.into_inner()) = Some((Instant::now(), Err(down.clone())));
     }
 
-    async fn probe_models(&self) -> Result<String, String> {
+    async fn probe_models(&self) -> Result<String, Down> {
         let tags = self.get_json("api/tags", None).await?;
         let names = wire::model_names(&tags);
         if names.is_empty() {
-            return Err(
-                "Ollama has no models; run `ollama pull qwen2.5:7b` (or another model with tool support)".into()
-            );
+            return Err(Down::NoModels);
         }
         let candidates: Vec<&String> = match &self.config.model {
             Some(wanted) => match names.iter().find(|n| *n == wanted || n.split(':').next() == Some(wanted)) {
                 Some(found) => vec![found],
-                None => return Err(format!("the configured model `{wanted}` is not installed in Ollama")),
+                None => return Err(Down::ModelMissing { model: wanted.clone() }),
             },
             None => names.iter().collect(),
         };
@@ -115,22 +182,22 @@ impl Ollama {
                 return Ok(name.clone());
             }
         }
-        Err("no installed Ollama model supports tools; pull one that does, e.g. `ollama pull qwen2.5:7b`".into())
+        Err(Down::NoToolModel)
     }
 
-    async fn get_json(&self, path: &str, post: Option<Value>) -> Result<Value, String> {
-        let url = self.config.url.join(path).map_err(|e| e.to_string())?;
+    async fn get_json(&self, path: &str, post: Option<Value>) -> Result<Value, Down> {
+        let not_answering = |error: String| Down::NotAnswering { url: self.config.url.to_string(), error };
+        let url = self.config.url.join(path).map_err(|e| not_answering(e.to_string()))?;
         let request = match post {
             Some(body) => self.probe.http.post(url).json(&body),
             None => self.probe.http.get(url),
         };
-        let response =
-            request.send().await.map_err(|e| format!("Ollama at {} is not answering ({e})", self.config.url))?;
+        let response = request.send().await.map_err(|e| not_answering(e.to_string()))?;
         if !response.status().is_success() {
-            return Err(format!("Ollama answered {path} with HTTP {}", response.status()));
+            return Err(Down::Refused { path: path.to_owned(), status: response.status().to_string() });
         }
-        let body = net::read_capped(response, MAX_REPLY_BYTES).await.map_err(|e| e.to_string())?;
-        serde_json::from_slice(&body).map_err(|e| format!("Ollama's {path} reply is not JSON ({e})"))
+        let body = net::read_capped(response, MAX_REPLY_BYTES).await.map_err(|e| not_answering(e.to_string()))?;
+        serde_json::from_slice(&body).map_err(|e| Down::NotJson { path: path.to_owned(), error: e.to_string() })
     }
 
     pub fn request_body(&self, id: &BackendId, request: &ChatRequest) -> Value {
@@ -183,9 +250,9 @@ impl Ollama {
     async fn post_chat(&self, body: &Value) -> Result<reqwest::Response, BackendError> {
         let url = self.config.url.join("api/chat").map_err(|e| unavailable(e.to_string()))?;
         self.chat.http.post(url).json(body).send().await.map_err(|e| {
-            let reason = format!("Ollama stopped answering ({e})");
-            self.mark_down(&reason);
-            unavailable(reason)
+            let down = Down::Stopped { error: e.to_string() };
+            self.mark_down(&down);
+            down.unavailable()
         })
     }
 
@@ -197,9 +264,9 @@ impl Ollama {
             Err(e) => return unavailable(e.to_string()),
         };
         let text = String::from_utf8_lossy(&bytes);
-        let reason = format!("HTTP {status}: {}", text.chars().take(200).collect::<String>());
-        self.mark_down(&reason);
-        unavailable(reason)
+        let down = Down::Http { status: status.to_string(), reason: text.chars().take(200).collect() };
+        self.mark_down(&down);
+        down.unavailable()
     }
 
     fn stream_failure(&self, failed: Failed) -> BackendError {
@@ -214,9 +281,10 @@ impl Ollama {
         match &failed.fault {
             Fault::Read(_) => unavailable(reason),
             // The error an HTTP status would have carried, had Ollama failed before its first line.
-            Fault::Stream(StreamFault::Reported { .. }) => {
-                self.mark_down(&reason);
-                unavailable(reason)
+            Fault::Stream(StreamFault::Reported { message, .. }) => {
+                let down = Down::Reported { reason: message.clone() };
+                self.mark_down(&down);
+                down.unavailable()
             }
             Fault::Stream(StreamFault::Malformed(_)) => BackendError::Protocol { backend: NAME.into(), detail: reason },
         }

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::store::{BudgetStore, Clock};
 use super::{BudgetError, BudgetUpdate, PaymentPolicy, Period, Reservation, Settled};
 use crate::i18n::{self, FluentValue, Locale};
-use crate::pricing::format_usd;
+use crate::pricing::{format_usd, format_usd_in};
 
 /// The file inside a data dir.
 pub fn claude_budget_path(data_dir: &Path) -> PathBuf {
@@ -168,7 +168,7 @@ impl ClaudeAllowance {
 }
 
 /// Why Claude is passed over before a request, for the owner, in `locale`; `worst_case` when one request did not
-/// fit. Dollar amounts are shown as [`format_usd`] writes them, in every locale.
+/// fit. Dollar amounts are written the locale's way ([`format_usd_in`]).
 pub fn pass_over_message(locale: Locale, report: &ClaudeReport, worst_case: Option<u64>) -> String {
     let raise = ("raise", FluentValue::from(i18n::text(locale, "claude-raise", &[])));
     if report.allowance_usd_micros == 0 {
@@ -176,11 +176,11 @@ pub fn pass_over_message(locale: Locale, report: &ClaudeReport, worst_case: Opti
     }
     let renews = super::renews(locale, report.period);
     let held = if report.reserved_usd_micros > 0 {
-        i18n::text(locale, "claude-held", &[("reserved", format_usd(report.reserved_usd_micros).into())])
+        i18n::text(locale, "claude-held", &[("reserved", format_usd_in(locale, report.reserved_usd_micros).into())])
     } else {
         String::new()
     };
-    let usd = |name, micros| (name, FluentValue::from(format_usd(micros)));
+    let usd = |name, micros| (name, FluentValue::from(format_usd_in(locale, micros)));
     let allowance = usd("allowance", report.allowance_usd_micros);
     let spent = usd("spent", report.spent_usd_micros);
     let held = ("held", FluentValue::from(held));

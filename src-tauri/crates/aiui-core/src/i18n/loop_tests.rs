@@ -9,6 +9,7 @@ use serde_json::json;
 use super::{Locale, text};
 use crate::backends::builtin::{Decision, Intent, answers, decide};
 use crate::backends::chain::{ENABLE_A_LEG, NoBackend};
+use crate::backends::ollama::Down;
 use crate::backends::routstr::{Told, Verdict};
 use crate::budget::{BudgetReport, ClaudeReport, Period, pass_over_message, stop_message};
 use crate::node::Package;
@@ -17,7 +18,8 @@ use crate::node::Package;
 /// leaves them as they are.
 const NOT_CATALOGUE: &str = "LND lnd Electrs Bitcoin Knots Fedimint Guardian main zap healthy https example \
     kaputt restart SmolLM2 Claude Ollama local model connection refused timed out package \
-    allowance used HTTP";
+    allowance used HTTP http tags show Internal Server Error expected value line llama claude opus Instruct gguf usr share \
+    aiui models";
 
 struct Case {
     name: &'static str,
@@ -340,6 +342,86 @@ const CASES: &[Case] = &[
              start Ollama on this machine with a tool-capable model (`ollama pull qwen2.5:7b`), or add a Claude API \
              key and a Claude allowance in the trusted settings window.",
     },
+    Case { name: "leg local", render: |l| text(l, "leg-local", &[]), en: "local model (Ollama)" },
+    Case { name: "leg builtin", render: |l| text(l, "leg-builtin", &[]), en: "built-in model (SmolLM2-135M)" },
+    Case {
+        name: "ollama not answering",
+        render: |l| {
+            let url = "http://127.0.0.1:11434/".into();
+            Down::NotAnswering { url, error: "connection refused".into() }.text(l)
+        },
+        en: "Ollama at http://127.0.0.1:11434/ is not answering (connection refused)",
+    },
+    Case {
+        name: "ollama refused",
+        render: |l| Down::Refused { path: "api/tags".into(), status: "500 Internal Server Error".into() }.text(l),
+        en: "Ollama answered api/tags with HTTP 500 Internal Server Error",
+    },
+    Case {
+        name: "ollama not json",
+        render: |l| Down::NotJson { path: "api/show".into(), error: "expected value at line 1".into() }.text(l),
+        en: "Ollama's api/show reply is not JSON (expected value at line 1)",
+    },
+    Case {
+        name: "ollama no models",
+        render: |l| Down::NoModels.text(l),
+        en: "Ollama has no models; run `ollama pull qwen2.5:7b` (or another model with tool support)",
+    },
+    Case {
+        name: "ollama model missing",
+        render: |l| Down::ModelMissing { model: "llama3.1".into() }.text(l),
+        en: "the configured model `llama3.1` is not installed in Ollama",
+    },
+    Case {
+        name: "ollama no tool model",
+        render: |l| Down::NoToolModel.text(l),
+        en: "no installed Ollama model supports tools; pull one that does, e.g. `ollama pull qwen2.5:7b`",
+    },
+    Case {
+        name: "ollama stopped",
+        render: |l| Down::Stopped { error: "connection refused".into() }.text(l),
+        en: "Ollama stopped answering (connection refused)",
+    },
+    Case {
+        name: "ollama reported",
+        render: |l| Down::Reported { reason: "model kaputt".into() }.text(l),
+        en: "Ollama reported an error: model kaputt",
+    },
+    Case {
+        name: "claude rate limited",
+        render: |l| text(l, "claude-skipped-rate-limited", &[]),
+        en: "Claude is skipped for now: rate limited",
+    },
+    Case {
+        name: "claude no key",
+        render: |l| text(l, "claude-no-key", &[]),
+        en: "no Claude API key is set; add one in the trusted settings window",
+    },
+    Case {
+        name: "claude no price",
+        render: |l| text(l, "claude-no-price", &[("model", "claude-opus-9".into())]),
+        en: "Claude is not used: the price table has no price for the model claude-opus-9, and a model without a \
+             price is never used for paid requests. Add its price in AIUI's settings window (Claude prices) or with \
+             `aiui-cli budget price`.",
+    },
+    Case { name: "builtin off", render: |l| text(l, "builtin-turned-off", &[]), en: "turned off in the settings" },
+    Case { name: "builtin not built", render: |l| text(l, "builtin-not-built", &[]), en: "not part of this build" },
+    Case {
+        name: "builtin cpu",
+        render: |l| text(l, "builtin-cpu", &[]),
+        en: "this CPU lacks AVX2/FMA, which the built-in model's build needs",
+    },
+    Case {
+        name: "builtin model missing",
+        render: |l| {
+            let args =
+                [("file", "SmolLM2-135M-Instruct.Q4_1.gguf".into()), ("searched", "/usr/share/aiui/models".into())];
+            text(l, "builtin-model-missing", &args)
+        },
+        en: "its model file (SmolLM2-135M-Instruct.Q4_1.gguf) is in none of /usr/share/aiui/models: install the \
+             package aiui-model-smollm2, or run `bash scripts/fetch-model` in AIUI's source tree (about 100 MB, \
+             checked by SHA-256)",
+    },
     Case {
         name: "stopped",
         render: |l| agent(l, "stop-stopped"),
@@ -602,6 +684,23 @@ fn numbers_read_with_the_locales_decimal_separator_and_plural() {
         redacted(Locale::Es, 2),
         "Se ocultaron 2 valores secretos de los resultados de herramientas antes de enviarlos a Claude."
     );
+}
+
+#[test]
+fn dollar_amounts_read_the_locales_way_and_never_below_what_they_are() {
+    use crate::pricing::{format_usd, format_usd_in};
+    for micros in [0, 45, 31_200, 500_000, 5_000_000, 1_234_560_000] {
+        assert_eq!(format_usd_in(Locale::En, micros), format_usd(micros), "English is as before");
+    }
+    assert_eq!(format_usd_in(Locale::De, 5_000_000), "5,00\u{a0}$");
+    assert_eq!(format_usd_in(Locale::Es, 5_000_000), "5,00\u{a0}US$");
+    assert_eq!(format_usd_in(Locale::De, 31_201), "0,0313\u{a0}$", "rounded up, as the English");
+    assert_eq!(format_usd_in(Locale::Es, 45), "0,000045\u{a0}US$");
+    let too_dear = |l| pass_over_message(l, &usd(5_000_000, 2_500_000, 500_000, Period::Daily), Some(3_100_000));
+    let german = too_dear(Locale::De);
+    assert!(german.contains("3,10\u{a0}$") && german.contains("5,00\u{a0}$") && !german.contains("$3"), "{german}");
+    let spanish = too_dear(Locale::Es);
+    assert!(spanish.contains("3,10\u{a0}US$") && !spanish.contains("$3"), "{spanish}");
 }
 
 #[test]

@@ -291,6 +291,19 @@ pub fn format_usd(micros: u64) -> String {
     format!("${}.{shown}", rounded / scale)
 }
 
+/// [`format_usd`] the way `locale` writes dollars: "$5.00", "5,00 $", "5,00 US$" (as the pages' `Intl` writes them,
+/// a no-break space before the sign, so the two never part at a line's end).
+pub fn format_usd_in(locale: crate::i18n::Locale, micros: u64) -> String {
+    use crate::i18n::Locale;
+    let english = format_usd(micros);
+    let number = || english.trim_start_matches('$').replace('.', ",");
+    match locale {
+        Locale::En | Locale::Pseudo => english,
+        Locale::De => format!("{}\u{a0}$", number()),
+        Locale::Es => format!("{}\u{a0}US$", number()),
+    }
+}
+
 /// A dollar amount as the owner types it ("5", "5.00", "$0.50") in micro-dollars.
 pub fn parse_usd(text: &str) -> Result<u64, PriceError> {
     let trimmed = text.trim().trim_start_matches('$').trim();

@@ -34,8 +34,12 @@ pub type ScoreFuture<'a> = Pin<Box<dyn Future<Output = Result<Vec<f32>, String>>
 
 /// What scores the intents: llama.cpp in the shells (crate `aiui-llama`), a table in unit tests.
 pub trait IntentScorer: Send + Sync + fmt::Debug {
-    /// Whether it can score now; `Err` says what the owner can do (e.g. fetch the model).
-    fn ready(&self) -> Result<(), String>;
+    /// Whether it can score now; `Err` says, in `locale`, what the owner can do (e.g. fetch the model).
+    fn ready_in(&self, locale: Locale) -> Result<(), String>;
+    /// [`IntentScorer::ready_in`] in English, for the logs.
+    fn ready(&self) -> Result<(), String> {
+        self.ready_in(Locale::En)
+    }
     /// Scores `request` against the intents of [`scoring_prompt`]. Dropping the future cancels the scoring.
     fn score<'a>(&'a self, request: &'a str) -> ScoreFuture<'a>;
 }
@@ -185,14 +189,14 @@ impl Builtin {
         BackendId::Builtin { model: MODEL_NAME.into() }
     }
 
-    pub fn check(&self) -> Result<BackendId, String> {
+    pub fn check(&self, locale: Locale) -> Result<BackendId, String> {
         if !self.config.enabled {
-            return Err("turned off in the settings".into());
+            return Err(i18n::text(locale, "builtin-turned-off", &[]));
         }
         let Some(scorer) = &self.config.scorer else {
-            return Err("not part of this build".into());
+            return Err(i18n::text(locale, "builtin-not-built", &[]));
         };
-        scorer.ready()?;
+        scorer.ready_in(locale)?;
         Ok(Self::id())
     }
 
@@ -215,7 +219,8 @@ impl Builtin {
             return Ok(self.turn(locale, answers::from_result(locale, result.0, result.1), Vec::new(), Vec::new()));
         }
         let Message::User { text } = &messages[index] else { unreachable!("rposition found a user message") };
-        let scorer = self.config.scorer.as_ref().ok_or_else(|| unavailable("not part of this build".into()))?;
+        let scorer =
+            self.config.scorer.as_ref().ok_or_else(|| unavailable(i18n::text(locale, "builtin-not-built", &[])))?;
         let packages = match node {
             Some(node) => node.list_packages().await.map_err(|e| {
                 unavailable(format!("the node's app list could not be read ({e}), and without it no app can be named"))
