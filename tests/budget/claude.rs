@@ -383,11 +383,11 @@ async fn a_process_killed_mid_request_is_counted_at_its_worst_case_by_the_next_s
     assert_eq!(sums(&watcher.get()), (0, worst, ALLOWANCE), "a dead process's reservation stays until a start");
 
     let next = ClaudeAllowance::open(dir.path()).unwrap();
-    let told = next.settle_abandoned();
+    let told = next.settle_abandoned(Locale::En);
     assert_eq!(told.len(), 1, "{told:?}");
     assert!(told[0].contains("ended before its answer arrived") && told[0].contains(&format_usd(worst)), "{told:?}");
     assert_eq!(sums(&next.get()), (worst, 0, ALLOWANCE), "counted at its most, nothing held");
-    assert!(ClaudeAllowance::open(dir.path()).unwrap().settle_abandoned().is_empty(), "counted once");
+    assert!(ClaudeAllowance::open(dir.path()).unwrap().settle_abandoned(Locale::En).is_empty(), "counted once");
 }
 
 /// A model the price table does not list is refused for paid use, with a message saying so, never priced at $0:

@@ -199,6 +199,11 @@ budget-used-up = The assistant's allowance of { $allowance } sats is used up{ $t
 budget-too-dear = This request could cost up to { $price } sats, but only { $remaining } of the { $allowance }-sat allowance remain{ $taken }, so I stopped here.{ $renews } { $topup }
 budget-not-paid = I could not pay for this request, so I stopped here. { $remaining } of the { $allowance }-sat allowance remain{ $taken }.{ $renews } { $topup }
 claude-raise = The owner can raise Claude's allowance in AIUI's settings window (or with `aiui-cli budget set --claude-usd AMOUNT`).
+# A request counted at its most: $amount, $priced and $reserved are dollar amounts, formatted.
+claude-abandoned = A Claude request made by an AIUI process that ended before its answer arrived was counted at its most, { $amount }, against Claude's allowance: Anthropic may have billed it, and no answer said what it cost.
+claude-usage-above = Claude reported usage that would cost { $priced }, more than the { $reserved } this request could cost at most. It was counted at { $reserved }, the most it could cost; check Anthropic's console for what was billed.
+claude-notice-80 = Claude has cost { $spent } of its { $allowance } allowance (80% or more). It is passed over once the allowance runs out. { $raise }
+budget-notice-80 = The assistant has spent { $spent } of its { $allowance }-sat allowance (80% or more). Paid requests stop when it runs out; the owner can top it up in AIUI's settings window.
 claude-off = Claude is not used: its allowance is $0. { $raise }
 claude-held = {", "}{ $reserved } held for requests in progress
 claude-too-dear = Claude was passed over: this request could cost up to { $worst }, but only { $remaining } of its { $allowance } allowance remain ({ $spent } spent{ $held }).{ $renews } { $raise }

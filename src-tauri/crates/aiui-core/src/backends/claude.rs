@@ -23,7 +23,7 @@ use crate::budget::{ClaudeAllowance, ClaudePolicy, Reservation, pass_over_messag
 use crate::egress::Origin;
 use crate::i18n::{self, Locale};
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
-use crate::pricing::{ModelPrice, Prices, format_usd};
+use crate::pricing::{ModelPrice, Prices, format_usd, format_usd_in};
 use crate::secrets::{SecretName, Secrets};
 
 const NAME: &str = "claude";
@@ -187,6 +187,7 @@ impl Claude {
         mut held: Held<'_>,
         price: &ModelPrice,
         result: Result<Turn, (BackendError, Billed)>,
+        locale: Locale,
     ) -> Result<Turn, BackendError> {
         let reservation = held.reservation.take().expect("settled once");
         let reserved = reservation.amount_sats();
@@ -197,18 +198,15 @@ impl Claude {
                 let counted = priced.min(reserved);
                 if priced > reserved {
                     tracing::warn!(priced, reserved, "claude: usage above the reservation; counted at the reservation");
-                    turn.notices.push(format!(
-                        "Claude reported usage that would cost {}, more than the {} this request could cost at most. \
-                         It was counted at {}, the most it could cost; check Anthropic's console for what was \
-                         billed.",
-                        format_usd(priced),
-                        format_usd(reserved),
-                        format_usd(reserved)
-                    ));
+                    let args = [
+                        ("priced", format_usd_in(locale, priced).into()),
+                        ("reserved", format_usd_in(locale, reserved).into()),
+                    ];
+                    turn.notices.push(i18n::text(locale, "claude-usage-above", &args));
                 }
                 let _ = allowance.settle(reservation, counted);
                 turn.cost = Cost::Usd { micros: counted };
-                turn.notices.extend(allowance.take_notice());
+                turn.notices.extend(allowance.take_notice_in(locale));
                 Ok(turn)
             }
             Err((error, Billed::No)) => {
@@ -261,7 +259,7 @@ impl Claude {
     pub async fn send(&self, body: Value, policy: &ClaudePolicy, locale: Locale) -> Result<Turn, BackendError> {
         let (held, price) = self.reserve(&body, policy, locale)?;
         let result = self.send_unpriced(&body).await;
-        self.settle(held, &price, result)
+        self.settle(held, &price, result, locale)
     }
 
     async fn send_unpriced(&self, body: &Value) -> Result<Turn, (BackendError, Billed)> {
@@ -292,7 +290,7 @@ impl Claude {
     ) -> Result<Turn, BackendError> {
         let (held, price) = self.reserve(&body, policy, locale)?;
         let result = self.stream_unpriced(body, on_delta).await;
-        self.settle(held, &price, result)
+        self.settle(held, &price, result, locale)
     }
 
     async fn stream_unpriced(&self, mut body: Value, on_delta: OnDelta<'_>) -> Result<Turn, (BackendError, Billed)> {

@@ -89,7 +89,7 @@ pub async fn build_chain(
     };
     // A chain build is where a dead process's Claude requests are counted (only dead ones: a live process's
     // reservations are never touched), and the owner hears it.
-    notices.extend(claude_allowance.settle_abandoned());
+    notices.extend(claude_allowance.settle_abandoned(settings.locale));
     let spend = ClaudeSpend { allowance: claude_allowance.clone(), prices: Prices::in_data_dir(data_dir) };
     let mut legs = vec![
         Leg::Local(Ollama::new(settings.ollama.clone())?),

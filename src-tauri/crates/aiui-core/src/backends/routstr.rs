@@ -341,7 +341,7 @@ impl Routstr {
         let Exchange::Answer { reply, spent_sats } = outcome else { unreachable!("handled above") };
         let mut turn = wire::response(&reply, id.clone()).map_err(|e| protocol(&e))?;
         turn.cost = Cost::Sats { sats: spent_sats };
-        if let Some(notice) = self.payments.budget().take_notice() {
+        if let Some(notice) = self.payments.budget().take_notice_in(self.payments.locale()) {
             self.payments.keep_notices(std::slice::from_ref(&notice));
             notices.push(notice);
         }
@@ -351,7 +351,7 @@ impl Routstr {
 
     /// An error that ends this step, with what the owner must hear about the money folded into its reason.
     fn finish(&self, mut notices: Vec<String>, error: BackendError) -> BackendError {
-        if let Some(notice) = self.payments.budget().take_notice() {
+        if let Some(notice) = self.payments.budget().take_notice_in(self.payments.locale()) {
             self.payments.keep_notices(std::slice::from_ref(&notice));
             notices.push(notice);
         }

@@ -13,16 +13,12 @@ use serde::{Deserialize, Serialize};
 use super::store::{BudgetStore, Clock};
 use super::{BudgetError, BudgetUpdate, PaymentPolicy, Period, Reservation, Settled};
 use crate::i18n::{self, FluentValue, Locale};
-use crate::pricing::{format_usd, format_usd_in};
+use crate::pricing::format_usd_in;
 
 /// The file inside a data dir.
 pub fn claude_budget_path(data_dir: &Path) -> PathBuf {
     data_dir.join("claude-budget.json")
 }
-
-/// Where the owner raises it, as every message says.
-const RAISE: &str = "The owner can raise Claude's allowance in AIUI's settings window (or with `aiui-cli budget set \
-                     --claude-usd AMOUNT`).";
 
 /// The allowance as `budget get`, the meter and the settings show it, in micro-dollars.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -143,12 +139,18 @@ impl ClaudeAllowance {
 
     /// The period's 80% notice, once.
     pub fn take_notice(&self) -> Option<String> {
-        self.store.take_notice_as(notice_80)
+        self.take_notice_in(Locale::En)
+    }
+
+    /// [`ClaudeAllowance::take_notice`], said in `locale`.
+    pub fn take_notice_in(&self, locale: Locale) -> Option<String> {
+        self.store.take_notice_as(|allowance, spent| notice_80(locale, allowance, spent))
     }
 
     /// Counts every reservation of a process that is gone at its worst case, and says so. Such a request may have
-    /// reached Anthropic and been billed; no answer told what it cost. Run at start-up by every shell.
-    pub fn settle_abandoned(&self) -> Vec<String> {
+    /// reached Anthropic and been billed; no answer told what it cost. Run at start-up by every shell; the owner
+    /// hears it in `locale`.
+    pub fn settle_abandoned(&self, locale: Locale) -> Vec<String> {
         let mut notices = Vec::new();
         for holder in self.store.reservation_holders() {
             if holder.own || holder.alive {
@@ -157,11 +159,8 @@ impl ClaudeAllowance {
             let Some(reservation) = self.store.recover(holder.id) else { continue };
             let amount = reservation.amount_sats();
             let _ = self.store.settle(reservation, amount);
-            notices.push(format!(
-                "A Claude request made by an AIUI process that ended before its answer arrived was counted at its \
-                 most, {}, against Claude's allowance: Anthropic may have billed it, and no answer said what it cost.",
-                format_usd(amount)
-            ));
+            let args = [("amount", format_usd_in(locale, amount).into())];
+            notices.push(i18n::text(locale, "claude-abandoned", &args));
         }
         notices
     }
@@ -201,12 +200,13 @@ pub fn pass_over_message(locale: Locale, report: &ClaudeReport, worst_case: Opti
     }
 }
 
-fn notice_80(allowance: u64, spent: u64) -> String {
-    format!(
-        "Claude has cost {} of its {} allowance (80% or more). It is passed over once the allowance runs out. {RAISE}",
-        format_usd(spent),
-        format_usd(allowance)
-    )
+pub(crate) fn notice_80(locale: Locale, allowance: u64, spent: u64) -> String {
+    let args = [
+        ("spent", format_usd_in(locale, spent).into()),
+        ("allowance", format_usd_in(locale, allowance).into()),
+        ("raise", i18n::text(locale, "claude-raise", &[]).into()),
+    ];
+    i18n::text(locale, "claude-notice-80", &args)
 }
 
 #[cfg(test)]
@@ -244,14 +244,18 @@ mod tests {
         first.set(ClaudeUpdate { allowance_usd_micros: Some(1_000_000), period: None }).unwrap();
         let held = first.reserve(&first.policy(), 400_000).unwrap();
         let alive = ClaudeAllowance::open(dir.path()).unwrap();
-        assert!(alive.settle_abandoned().is_empty(), "the first process still runs: its reservation is not touched");
+        assert!(
+            alive.settle_abandoned(Locale::En).is_empty(),
+            "the first process still runs: its reservation is not touched"
+        );
         // Left on file, as a process killed mid-request leaves it.
         let _ = held;
         drop(first);
         let next = ClaudeAllowance::open(dir.path()).unwrap();
-        let notices = next.settle_abandoned();
+        let notices = next.settle_abandoned(Locale::De);
         assert_eq!(notices.len(), 1, "{notices:?}");
-        assert!(notices[0].contains("$0.40"), "{notices:?}");
+        assert!(notices[0].contains("0,40\u{a0}$") && notices[0].contains("Anthropic"), "{notices:?}");
+        assert!(!notices[0].contains("counted"), "said in the owner's language: {notices:?}");
         let report = next.get();
         assert_eq!((report.spent_usd_micros, report.reserved_usd_micros), (400_000, 0));
     }

@@ -22,6 +22,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::i18n::{self, FluentValue, Locale};
 
+#[cfg(test)]
+pub(crate) use claude::notice_80 as claude_notice_80;
 pub use claude::{ClaudeAllowance, ClaudePolicy, ClaudeReport, ClaudeUpdate, claude_budget_path, pass_over_message};
 pub use period::{Period, month_start_utc};
 pub(crate) use store::write_atomic;
@@ -193,10 +195,7 @@ pub(crate) fn renews(locale: Locale, period: Period) -> (&'static str, FluentVal
     ("renews", text.into())
 }
 
-/// The owner notice sent once per period when settled spend reaches 80% of the allowance.
-pub(crate) fn notice_80(allowance: u64, spent: u64) -> String {
-    format!(
-        "The assistant has spent {spent} of its {allowance}-sat allowance (80% or more). Paid requests stop when it \
-         runs out; the owner can top it up in AIUI's settings window."
-    )
+/// The owner notice sent once per period when settled spend reaches 80% of the allowance, in `locale`.
+pub(crate) fn notice_80(locale: Locale, allowance: u64, spent: u64) -> String {
+    i18n::text(locale, "budget-notice-80", &[("spent", spent.into()), ("allowance", allowance.into())])
 }

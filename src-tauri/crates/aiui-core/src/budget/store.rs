@@ -26,6 +26,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use super::sessions::{self, sessions_dir};
 use super::state::{ReservationRecord, State};
 use super::{BudgetError, BudgetReport, BudgetUpdate, PaymentPolicy, PeriodSpend, Reservation, Settled, notice_80};
+use crate::i18n::Locale;
 
 /// Milliseconds since the Unix epoch. Injectable so tests can cross period boundaries.
 pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
@@ -341,11 +342,16 @@ impl BudgetStore {
     /// The period's 80% notice, once, when a settlement crossed it and no surface has shown it yet. Whoever can
     /// show it to the owner takes it (a turn, the CLI's reconcile); it stays pending until then.
     pub fn take_notice(&self) -> Option<String> {
-        self.take_notice_as(notice_80)
+        self.take_notice_in(Locale::En)
+    }
+
+    /// [`BudgetStore::take_notice`], said in `locale`.
+    pub fn take_notice_in(&self, locale: Locale) -> Option<String> {
+        self.take_notice_as(|allowance, spent| notice_80(locale, allowance, spent))
     }
 
     /// [`BudgetStore::take_notice`], worded by `message(allowance, spent)` (the Claude allowance counts dollars).
-    pub(super) fn take_notice_as(&self, message: fn(u64, u64) -> String) -> Option<String> {
+    pub(super) fn take_notice_as(&self, message: impl FnOnce(u64, u64) -> String) -> Option<String> {
         let mut state = self.lock();
         if !state.notice_80_pending {
             return None;

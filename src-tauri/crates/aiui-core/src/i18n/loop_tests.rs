@@ -18,7 +18,7 @@ use crate::node::Package;
 /// leaves them as they are.
 const NOT_CATALOGUE: &str = "LND lnd Electrs Bitcoin Knots Fedimint Guardian main zap healthy https example \
     kaputt restart SmolLM2 Claude Ollama local model connection refused timed out package \
-    allowance used HTTP http tags show Internal Server Error expected value line llama claude opus Instruct gguf usr share \
+    allowance used HTTP http tags Anthropic show Internal Server Error expected value line llama claude opus Instruct gguf usr share \
     aiui models";
 
 struct Case {
@@ -403,6 +403,34 @@ const CASES: &[Case] = &[
         en: "Claude is not used: the price table has no price for the model claude-opus-9, and a model without a \
              price is never used for paid requests. Add its price in AIUI's settings window (Claude prices) or with \
              `aiui-cli budget price`.",
+    },
+    Case {
+        name: "routstr 80",
+        render: |l| crate::budget::notice_80(l, 2100, 1764),
+        en: "The assistant has spent 1764 of its 2100-sat allowance (80% or more). Paid requests stop when it runs \
+             out; the owner can top it up in AIUI's settings window.",
+    },
+    Case {
+        name: "claude abandoned",
+        render: |l| text(l, "claude-abandoned", &[("amount", crate::pricing::format_usd_in(l, 400_000).into())]),
+        en: "A Claude request made by an AIUI process that ended before its answer arrived was counted at its most, \
+             $0.40, against Claude's allowance: Anthropic may have billed it, and no answer said what it cost.",
+    },
+    Case {
+        name: "claude usage above",
+        render: |l| {
+            let usd = |micros| crate::pricing::format_usd_in(l, micros).into();
+            text(l, "claude-usage-above", &[("priced", usd(90_000)), ("reserved", usd(60_000))])
+        },
+        en: "Claude reported usage that would cost $0.09, more than the $0.06 this request could cost at most. It was \
+             counted at $0.06, the most it could cost; check Anthropic's console for what was billed.",
+    },
+    Case {
+        name: "claude 80",
+        render: |l| crate::budget::claude_notice_80(l, 5_000_000, 4_100_000),
+        en: "Claude has cost $4.10 of its $5.00 allowance (80% or more). It is passed over once the allowance runs out. \
+             The owner can raise Claude's allowance in AIUI's settings window (or with `aiui-cli budget set \
+             --claude-usd AMOUNT`).",
     },
     Case { name: "builtin off", render: |l| text(l, "builtin-turned-off", &[]), en: "turned off in the settings" },
     Case { name: "builtin not built", render: |l| text(l, "builtin-not-built", &[]), en: "not part of this build" },

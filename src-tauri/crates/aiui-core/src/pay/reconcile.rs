@@ -83,7 +83,7 @@ impl Payments {
             }
         }
         // Every notice of this run is also stored (by `tell`) where every surface reads it.
-        report.notices.extend(self.budget.take_notice().map(|notice| self.tell_text(notice)));
+        report.notices.extend(self.budget.take_notice_in(self.locale()).map(|notice| self.tell_text(notice)));
         tracing::info!(?report, "reconcile: done");
         Ok(report)
     }
