@@ -89,7 +89,7 @@ export function usdAmounts(view) {
 
 /** Nothing spent, in dollars: `$0`, `0 $`. */
 export function formatNoCost() {
-  return new Intl.NumberFormat(numberLang(), { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(0);
+  return new Intl.NumberFormat(numberLang(), { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 }).format(0);
 }
 
 /** A sum in sats with the locale's plural and number (`1 sat`, `1.234 Sats`). */
