@@ -1239,7 +1239,9 @@ if (!failure) {
     await focus('trusted');
     await until('the language setting', () => run(wrap(`const s = document.getElementById('language-select'); return !!s && s.options.length === 4;`)));
     await run(wrap(`const s = document.getElementById('language-select'); s.value = 'de'; s.dispatchEvent(new Event('change')); return true;`));
-    await until('the trusted window in German', async () => await lang() === 'de', 10000);
+    // The window reloads itself: its text arrives before its settings view fills the select, so wait for both.
+    await until('the trusted window in German', async () => await lang() === 'de'
+      && await run(wrap(`return document.getElementById('language-select').value === 'de';`)), 10000);
     const trustedGerman = await run(wrap(`return { title: document.title, deny: document.getElementById('deny').textContent, language: document.getElementById('language-select').value };`));
     log('the trusted window in German:', JSON.stringify(trustedGerman));
     check(trustedGerman.language === 'de' && trustedGerman.deny.trim() === 'Ablehnen', `the trusted window speaks German (${JSON.stringify(trustedGerman)})`);
