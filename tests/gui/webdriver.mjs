@@ -1263,6 +1263,8 @@ if (!failure) {
     check(/^App `lnd` neu starten \(/.test(pending.summary), `the host wrote the summary in German (${pending.summary})`);
     await until('the German confirmation, Deny focused first', async () => await focusedId() === 'deny'
       && await run(wrap(`return document.getElementById('c-summary').textContent === args[0].replaceAll('\`', '');`), pending.summary));
+    const proposedBy = await run(wrap(`return document.getElementById('c-backend').textContent;`));
+    check(proposedBy === 'eingebaut (SmolLM2-135M)', `the trusted window names the built-in leg in German (${proposedBy})`);
     await screenshot('german-trusted-pending.png');
     await axe('the trusted window in German with a pending confirmation');
     await until('Approve to be available', () => run(wrap(`return document.getElementById('approve').getAttribute('aria-disabled') === 'false';`)), 10000);
@@ -1277,6 +1279,8 @@ if (!failure) {
     check(outcome && /^angenommen( |$)/.test(outcome), `the receipt says in German that the node accepted (${outcome})`);
     const answers = await run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant')].map((m) => m.textContent).join(' | ');`));
     check(answers.includes('Erledigt: Neustart von lnd angenommen'), `the built-in leg's answer is German (${answers})`);
+    const germanBadges = await run(wrap(`return [...document.querySelectorAll('#messages .msg.assistant .badge')].map((b) => b.textContent);`));
+    check(germanBadges.length > 0 && germanBadges.every((b) => b === 'eingebaut (SmolLM2-135M)'), `the answers are labelled in German (${JSON.stringify(germanBadges)})`);
     await screenshot('german-chat.png');
     await axe('the chat window in German after an approved action');
     log('PASSED (German: chat, summary, Deny first, approved, lnd restarted)');

@@ -8,7 +8,7 @@ import { renderSurface, surfaceSummary } from './surfaces.js';
 import { enableZoom, keepTextMenus } from './zoom.js';
 import { attachKeyboard } from './keyboard.js';
 import { drawMeter } from './meter.js';
-import { t, loadText, pageLang, formatDateTime, formatNoCost, formatSats, formatUsd } from './l10n.js';
+import { t, loadText, pageLang, formatDateTime, formatNoCost, formatSats, formatUsd, backendName } from './l10n.js';
 
 const $ = (id) => document.getElementById(id);
 const messages = $('messages');
@@ -114,7 +114,7 @@ function stepDetail(step) {
   const counts = [t('chat-cost-input', { count: Number(step.input_tokens) }), t('chat-cost-output', { count: Number(step.output_tokens) })];
   if (Number(step.cache_write_tokens) > 0) counts.push(t('chat-cost-cache-write', { count: Number(step.cache_write_tokens) }));
   if (Number(step.cache_read_tokens) > 0) counts.push(t('chat-cost-cache-read', { count: Number(step.cache_read_tokens) }));
-  return t(step.free ? 'chat-cost-step-free' : 'chat-cost-step', { backend: step.backend, counts: counts.join(', '), cost: spendLabel(step) });
+  return t(step.free ? 'chat-cost-step-free' : 'chat-cost-step', { backend: backendName(step.backend_id, step.backend), counts: counts.join(', '), cost: spendLabel(step) });
 }
 
 // An answer's cost, quietly under its backend label, and (live) each step's token counts on demand.
@@ -299,12 +299,12 @@ function onEvent(event) {
     case 'backend_chosen':
       break;
     case 'text_delta':
-      addDelta(event.text, event.backend);
+      addDelta(event.text, backendName(event.backend_id, event.backend));
       break;
     case 'text':
       if (writing) finishWriting(event.text);
-      else answered(addAssistant(event.text, event.backend));
-      announce(t('chat-announce-said', { name: assistantName(event.backend), text: event.text }));
+      else answered(addAssistant(event.text, backendName(event.backend_id, event.backend)));
+      announce(t('chat-announce-said', { name: assistantName(backendName(event.backend_id, event.backend)), text: event.text }));
       break;
     case 'spent':
       if (turnCost) {
@@ -492,7 +492,7 @@ async function openConversation(id, reopening = false) {
     messages.replaceChildren();
     for (const entry of detail.items) {
       if (entry.kind === 'user') addUser(entry.text);
-      else if (entry.kind === 'assistant') addAssistant(entry.text, entry.backend, entry.cost);
+      else if (entry.kind === 'assistant') addAssistant(entry.text, backendName(entry.backend_id, entry.backend), entry.cost);
       else if (entry.kind === 'surface') addSurface(entry.surface);
       else if (entry.kind === 'notice') addNotice(entry.text);
     }

@@ -99,6 +99,14 @@ export function formatSats(sats) {
   return t(form, { amount });
 }
 
+/** Who answered or proposed, from the host's data (`backend_id`: `{kind, model, provider}`), in the page's language;
+ *  `fallback` (the host's English label) for a kind this page does not know. */
+export function backendName(id, fallback = '') {
+  const keys = { local: 'chat-backend-local', claude: 'chat-backend-claude', routstr: 'chat-backend-routstr', builtin: 'chat-backend-builtin' };
+  const key = id && keys[id.kind];
+  return key ? t(key, { model: id.model ?? '', provider: id.provider ?? '' }, fallback) : fallback;
+}
+
 /** A date and time the locale's way. */
 export function formatDateTime(date, options = { dateStyle: 'medium', timeStyle: 'short' }) {
   return new Intl.DateTimeFormat(numberLang(), options).format(date);

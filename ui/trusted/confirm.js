@@ -8,7 +8,7 @@
 // can never approve. A keyboard (or a screen reader's activation) still approves with a press once it is available.
 import { invoke } from './ipc.js';
 import { announce, renderCode, setText } from './text.js';
-import { t, pageLang, formatDateTime } from '../js/l10n.js';
+import { t, pageLang, formatDateTime, backendName } from '../js/l10n.js';
 
 const APPROVE_DELAY_MS = 1000;
 const HOLD_MS = 1500;
@@ -182,7 +182,7 @@ function draw(request) {
   risk.className = `risk ${request.class}`;
   $('c-tool').textContent = request.tool;
   $('c-method').textContent = request.rpc_method;
-  $('c-backend').textContent = request.backend;
+  $('c-backend').textContent = backendName(request.backend_id, request.backend);
   $('c-warning').textContent = '';
   setText($('c-status'), '');
   $('c-status').className = 'status';

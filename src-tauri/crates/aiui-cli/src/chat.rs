@@ -251,7 +251,7 @@ async fn turn(
             Event::TextDelta { text, backend } => {
                 use std::io::Write;
                 if streamed.is_empty() {
-                    print!("[{}] ", backend.label());
+                    print!("[{}] ", backend.label_in(l10n::locale()));
                 }
                 print!("{text}");
                 streamed.push_str(&text);
@@ -259,7 +259,7 @@ async fn turn(
             }
             Event::Text { text, backend } => {
                 if streamed.is_empty() {
-                    println!("[{}] {text}", backend.label());
+                    println!("[{}] {text}", backend.label_in(l10n::locale()));
                 } else {
                     let shown = std::mem::take(&mut streamed);
                     let rest = text.strip_prefix(shown.trim_end()).unwrap_or_default();
@@ -305,7 +305,7 @@ async fn turn(
             }
             Event::Done { backend } => {
                 let cost = SpendView::from(spent.take().unwrap_or_default()).label;
-                let args = [("backend", backend.label().into()), ("cost", cost.into())];
+                let args = [("backend", backend.label_in(l10n::locale()).into()), ("cost", cost.into())];
                 println!("{}", t("cli-chat-done", &args));
             }
         }

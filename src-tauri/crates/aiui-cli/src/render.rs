@@ -98,7 +98,10 @@ pub fn confirmation(request: &ConfirmRequest) -> String {
     out.push_str(&line(t("cli-confirm-method", &[("method", request.rpc_method.to_string().into())])));
     // The class's own name (Read, Act, ActHigh): what the adapter table and the audit log call it.
     out.push_str(&line(t("cli-confirm-risk", &[("risk", format!("{:?}", request.class).into())])));
-    out.push_str(&line(t("cli-confirm-proposed", &[("backend", request.backend.label().into())])));
+    out.push_str(&line(t(
+        "cli-confirm-proposed",
+        &[("backend", request.backend.label_in(crate::l10n::locale()).into())],
+    )));
     if let Some(args) = request.arguments.as_object() {
         for (key, value) in args {
             out.push_str(&format!("  {key:<8} {value}\n"));

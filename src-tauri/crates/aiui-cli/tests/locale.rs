@@ -7,6 +7,11 @@ use std::process::{Command, Output, Stdio};
 /// The CLI as someone whose system speaks `lang` (a POSIX locale name) runs it: `LANG` decides, as nothing
 /// overrides it.
 fn in_language(lang: &str, data_dir: &Path, args: &[&str], stdin: &str) -> Output {
+    in_language_with(lang, data_dir, args, stdin, &[])
+}
+
+/// [`in_language`] with `env` set on top (the built-in model's dir, for one).
+fn in_language_with(lang: &str, data_dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) -> Output {
     use std::io::Write;
     let mut command = Command::new(env!("CARGO_BIN_EXE_aiui-cli"));
     command.args(args);
@@ -24,6 +29,7 @@ fn in_language(lang: &str, data_dir: &Path, args: &[&str], stdin: &str) -> Outpu
         .env_remove("AIUI_LAN_LANGUAGE")
         // No model anywhere: the chat has no leg at all, whatever this machine has set up.
         .env("XDG_DATA_HOME", data_dir.join("no-models"))
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -141,6 +147,34 @@ fn chat_without_legs_tells_a_german_terminal_how_to_enable_one_in_its_own_terms(
     // The terminal's own way to enable a leg replaced the windowed shells' German one.
     says(&stdout, &["im Schlüsselbund des Systems ab (`secret-tool store --label=AIUI service aiui username"]);
     assert!(!stdout.contains("Einstellungsfenster"), "a terminal has no settings window:\n{stdout}");
+}
+
+/// The built-in model answers a German terminal, and every line that names it names it in German: the answer's
+/// prefix and the confirmation's "proposed by".
+#[test]
+fn the_built_in_model_is_named_in_german() {
+    let models = std::env::var_os("AIUI_MODEL_DIR").map(std::path::PathBuf::from).unwrap_or_else(|| {
+        aiui_core::paths::default_data_dir().expect("a data dir (set HOME or AIUI_MODEL_DIR)").join("models")
+    });
+    assert!(
+        models.join(aiui_llama::MODEL_FILE).is_file(),
+        "the built-in model is required and missing in {}: run `bash scripts/setup`",
+        models.display()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["chat", "--demo", "--ollama", "http://127.0.0.1:9/", "--claude-url", "http://127.0.0.1:9/"];
+    let out = in_language_with("de_DE.UTF-8", dir.path(), &args, "Starte LND neu\nn\n", &[("AIUI_MODEL_DIR", &models)]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{}", text(&out.stderr));
+    says(
+        &stdout,
+        &[
+            "[eingebaut (SmolLM2-135M)] LND wird neu gestartet: Ich warte auf Ihre Freigabe.",
+            "Vorschlag von eingebaut (SmolLM2-135M)",
+            "Sie haben abgelehnt: App `lnd` neu starten",
+        ],
+    );
+    assert!(!stdout.contains("built-in ("), "an English name is left:\n{stdout}");
 }
 
 #[test]

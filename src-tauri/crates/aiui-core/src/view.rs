@@ -18,17 +18,22 @@ use crate::tools::ToolClass;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum ChatEvent {
+    /// `backend` is who answers in English ([`BackendId::label`]); `backend_id` the same as data, for the page to
+    /// name in the owner's language.
     BackendChosen {
         backend: String,
+        backend_id: BackendId,
     },
     /// A piece of the answer as it is written; the page appends it to the answer being drawn.
     TextDelta {
         text: String,
         backend: String,
+        backend_id: BackendId,
     },
     Text {
         text: String,
         backend: String,
+        backend_id: BackendId,
     },
     /// What the step just answered cost, and the turn so far: shown quietly under the answer's backend label.
     Spent {
@@ -58,6 +63,7 @@ pub enum ChatEvent {
     },
     Done {
         backend: String,
+        backend_id: BackendId,
     },
     /// The machinery failed (the store could not be written).
     Failed {
@@ -68,9 +74,11 @@ pub enum ChatEvent {
 impl From<Event> for ChatEvent {
     fn from(event: Event) -> Self {
         match event {
-            Event::BackendChosen { backend } => Self::BackendChosen { backend: backend.label() },
-            Event::TextDelta { text, backend } => Self::TextDelta { text, backend: backend.label() },
-            Event::Text { text, backend } => Self::Text { text, backend: backend.label() },
+            Event::BackendChosen { backend } => Self::BackendChosen { backend: backend.label(), backend_id: backend },
+            Event::TextDelta { text, backend } => {
+                Self::TextDelta { text, backend: backend.label(), backend_id: backend }
+            }
+            Event::Text { text, backend } => Self::Text { text, backend: backend.label(), backend_id: backend },
             Event::Spent { backend, step, turn } => {
                 Self::Spent { step: CostView::new(&backend, &step), turn: SpendView::from(turn) }
             }
@@ -82,7 +90,7 @@ impl From<Event> for ChatEvent {
             }
             Event::Notice { text } => Self::Notice { text },
             Event::Stopped { reason, message } => Self::Stopped { reason: stop_reason(reason), message },
-            Event::Done { backend } => Self::Done { backend: backend.label() },
+            Event::Done { backend } => Self::Done { backend: backend.label(), backend_id: backend },
         }
     }
 }
@@ -130,10 +138,12 @@ pub enum ItemView {
     User {
         text: String,
     },
-    /// `cost`: what the turn's steps up to this answer cost, where it was recorded.
+    /// `cost`: what the turn's steps up to this answer cost, where it was recorded. `backend` is who answered in
+    /// English, `backend_id` the same as data.
     Assistant {
         text: String,
         backend: Option<String>,
+        backend_id: Option<BackendId>,
         cost: Option<SpendView>,
     },
     Surface {
@@ -173,7 +183,8 @@ impl From<Conversation> for ConversationDetail {
                     // Tool-only steps have no words for the owner; their surfaces are drawn instead.
                     if !text.is_empty() {
                         let cost = pending.take().map(SpendView::from);
-                        items.push(ItemView::Assistant { text, backend: backend.as_ref().map(BackendId::label), cost });
+                        let label = backend.as_ref().map(BackendId::label);
+                        items.push(ItemView::Assistant { text, backend: label, backend_id: backend, cost });
                     }
                 }
                 EntryKind::Message { .. } => {}
@@ -193,8 +204,9 @@ pub struct CostView {
     pub label: String,
     /// "claude-sonnet-4-5: 1804 input, 22 output, 2048 cache-write, 10000 cache-read tokens".
     pub detail: String,
-    /// Who answered, as [`BackendId::label`] names it.
+    /// Who answered, as [`BackendId::label`] names it, and as data.
     pub backend: String,
+    pub backend_id: BackendId,
     /// What the step cost in its allowance's unit: dollars (Claude) or sats (Routstr); both 0 when `free`.
     pub usd_micros: u64,
     pub sats: u64,
@@ -231,6 +243,7 @@ impl CostView {
             label,
             detail: format!("{}{free}: {} tokens", backend.label(), counts.join(", ")),
             backend: backend.label(),
+            backend_id: backend.clone(),
             usd_micros,
             sats,
             free: step.cost == Cost::Free,
@@ -299,7 +312,9 @@ pub struct PendingView {
     pub arguments: Vec<(String, String)>,
     pub class: &'static str,
     pub risk: &'static str,
+    /// Who proposed it, in English ([`BackendId::label`]), and as data for the page to write in the owner's language.
     pub backend: String,
+    pub backend_id: BackendId,
     /// Who asked, in the host's words ("this desktop", "a LAN session from 192.168.1.20 (signed in …)").
     pub requester: String,
     /// Who asked, as data, for the page to write in the owner's language (`requester` is its English).
@@ -346,6 +361,7 @@ impl From<ConfirmRequest> for PendingView {
             class,
             risk,
             backend: r.backend.label(),
+            backend_id: r.backend.clone(),
             requester: r.requester.label(),
             asked_by: r.requester.clone(),
             from_lan: r.requester.is_lan(),

@@ -86,6 +86,12 @@ chat-you = Sie
 chat-assistant = AIUI
 chat-assistant-backend = AIUI ({ $backend })
 chat-notice = Hinweis
+# Who answered, on each answer's badge, in the chat's cost lines and on a confirmation. $model is the model's name
+# ("qwen2.5:7b"), $provider a Routstr provider's name as the host shows it.
+chat-backend-local = lokal { $model }
+chat-backend-claude = Claude ({ $model })
+chat-backend-routstr = Routstr { $provider } ({ $model })
+chat-backend-builtin = eingebaut ({ $model })
 chat-cost = Kosten: { $label }
 chat-cost-input = Eingabe { $count }
 chat-cost-output = Ausgabe { $count }

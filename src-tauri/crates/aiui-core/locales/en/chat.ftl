@@ -98,6 +98,12 @@ chat-assistant = AIUI
 # $backend is the backend's name as the host gives it, e.g. "built-in (SmolLM2-135M)".
 chat-assistant-backend = AIUI ({ $backend })
 chat-notice = Notice
+# Who answered, on each answer's badge, in the chat's cost lines and on a confirmation. $model is the model's name
+# ("qwen2.5:7b"), $provider a Routstr provider's name as the host shows it.
+chat-backend-local = local { $model }
+chat-backend-claude = Claude ({ $model })
+chat-backend-routstr = Routstr { $provider } ({ $model })
+chat-backend-builtin = built-in ({ $model })
 # $label is what it cost, e.g. "12 sats" or "$0.0165".
 chat-cost = Cost: { $label }
 # One step's token counts, each $count a number; $counts is the list of them joined by commas.

@@ -86,6 +86,12 @@ chat-you = Usted
 chat-assistant = AIUI
 chat-assistant-backend = AIUI ({ $backend })
 chat-notice = Aviso
+# Who answered, on each answer's badge, in the chat's cost lines and on a confirmation. $model is the model's name
+# ("qwen2.5:7b"), $provider a Routstr provider's name as the host shows it.
+chat-backend-local = modelo local { $model }
+chat-backend-claude = Claude ({ $model })
+chat-backend-routstr = Routstr { $provider } ({ $model })
+chat-backend-builtin = integrado ({ $model })
 chat-cost = Coste: { $label }
 chat-cost-input = { $count } de entrada
 chat-cost-output = { $count } de salida

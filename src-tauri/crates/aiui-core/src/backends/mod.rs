@@ -17,6 +17,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::i18n::{self, FluentValue, Locale};
+
 /// Which leg answered, shown to the owner with every answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -39,14 +41,23 @@ pub enum BackendId {
 }
 
 impl BackendId {
-    /// A short label for a badge: "local qwen2.5:7b", "Claude", "Routstr (provider)".
+    /// A short label for a badge, in English: "local qwen2.5:7b", "Claude (claude-sonnet-4-5)",
+    /// "Routstr provider (model)", "built-in (SmolLM2-135M)".
     pub fn label(&self) -> String {
-        match self {
-            Self::Local { model } => format!("local {model}"),
-            Self::Claude { model } => format!("Claude ({model})"),
-            Self::Routstr { provider, model } => format!("Routstr {provider} ({model})"),
-            Self::Builtin { model } => format!("built-in ({model})"),
-        }
+        self.label_in(Locale::En)
+    }
+
+    /// [`BackendId::label`] in `locale` (the pages write the same `chat-backend-*` messages from this as data).
+    pub fn label_in(&self, locale: Locale) -> String {
+        let (key, args): (&str, Vec<(&str, FluentValue<'_>)>) = match self {
+            Self::Local { model } => ("chat-backend-local", vec![("model", model.as_str().into())]),
+            Self::Claude { model } => ("chat-backend-claude", vec![("model", model.as_str().into())]),
+            Self::Routstr { provider, model } => {
+                ("chat-backend-routstr", vec![("provider", provider.as_str().into()), ("model", model.as_str().into())])
+            }
+            Self::Builtin { model } => ("chat-backend-builtin", vec![("model", model.as_str().into())]),
+        };
+        i18n::text(locale, key, &args)
     }
 
     /// Cloud legs are screened by the egress screen before anything is sent.
@@ -221,4 +232,52 @@ pub trait Backend: Send + Sync {
     /// Errors: `Unavailable`, `Auth` and `RateLimited` mean "try the next leg"; `Protocol` and `ContextTooLong`
     /// end the turn with a message.
     fn chat(&self, request: &ChatRequest) -> impl Future<Output = Result<Turn, BackendError>> + Send;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn every_leg() -> [BackendId; 4] {
+        [
+            BackendId::Local { model: "qwen2.5:7b".into() },
+            BackendId::Claude { model: "claude-sonnet-4-5".into() },
+            BackendId::Routstr { provider: "https://p.example".into(), model: "gpt-4o-mini".into() },
+            BackendId::Builtin { model: "SmolLM2-135M".into() },
+        ]
+    }
+
+    /// The terminal, the audit log and the stored conversations keep the English labels byte for byte.
+    #[test]
+    fn the_english_label_is_unchanged() {
+        let labels: Vec<String> = every_leg().iter().map(BackendId::label).collect();
+        assert_eq!(
+            labels,
+            [
+                "local qwen2.5:7b",
+                "Claude (claude-sonnet-4-5)",
+                "Routstr https://p.example (gpt-4o-mini)",
+                "built-in (SmolLM2-135M)"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_label_is_in_the_owners_language_and_keeps_the_names() {
+        let german = every_leg()[0].label_in(Locale::De);
+        assert_eq!(german, "lokal qwen2.5:7b");
+        assert_eq!(every_leg()[3].label_in(Locale::Es), "integrado (SmolLM2-135M)");
+        for leg in every_leg() {
+            let pseudo = leg.label_in(Locale::Pseudo);
+            assert_ne!(pseudo, leg.label(), "{leg:?} bypasses the catalogue");
+            let model = match &leg {
+                BackendId::Local { model }
+                | BackendId::Claude { model }
+                | BackendId::Routstr { model, .. }
+                | BackendId::Builtin { model } => model,
+            };
+            // A model's name is data: never accented, never translated.
+            assert!(pseudo.contains(model.as_str()), "{pseudo}");
+        }
+    }
 }
