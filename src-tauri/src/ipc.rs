@@ -195,12 +195,13 @@ pub struct OutflowView {
     pub amount_sats: u64,
     /// Its outcome is not known yet.
     pub open: bool,
-    /// Where it stands: "being paid by the mint", "not claimed yet", or how it ended ("paid", "taken back", …).
+    /// Where it stands in the owner's language: "being paid by the mint", "not claimed yet", or how it ended
+    /// ("paid", "taken back", …).
     pub state: String,
     pub withdrawn_sats: u64,
     pub fees_sats: u64,
-    /// When it was made, e.g. `2026-12-01 12:34 UTC`.
-    pub created: String,
+    /// When it was made (Unix milliseconds): the page writes it with the owner's `Intl` date format.
+    pub created_ms: i64,
     /// The invoice paid, shortened (withdrawals).
     pub invoice: Option<String>,
     /// An open token: it can be taken back while nobody has claimed it.

@@ -1283,6 +1283,15 @@ if (!failure) {
     check(germanBadges.length > 0 && germanBadges.every((b) => b === 'eingebaut (SmolLM2-135M)'), `the answers are labelled in German (${JSON.stringify(germanBadges)})`);
     await screenshot('german-chat.png');
     await axe('the chat window in German after an approved action');
+    // A dollar amount typed the German way is read as meant; one that reads two ways is refused, changing nothing.
+    await focus('trusted');
+    const germanUsd = await invokeIn('trusted_set_claude_allowance', { allowanceUsd: '7,50 $', period: 'monthly' });
+    check(germanUsd.ok && germanUsd.ok.budget.claude.allowance_usd_micros === 7500000, `"7,50 $" is $7.50 (${JSON.stringify(germanUsd.err || germanUsd.ok.budget.claude)})`);
+    const twoWays = await invokeIn('trusted_set_claude_allowance', { allowanceUsd: '1.000', period: 'monthly' });
+    check(twoWays.err && JSON.stringify(twoWays.err).includes('thousands separator'), `"1.000" is refused as ambiguous (${JSON.stringify(twoWays)})`);
+    check((await invokeIn('trusted_settings')).ok.budget.claude.allowance_usd_micros === 7500000, 'the refused amount changed nothing');
+    await invokeIn('trusted_set_claude_allowance', { allowanceUsd: '0', period: 'monthly' });
+    await focus('main');
     log('PASSED (German: chat, summary, Deny first, approved, lnd restarted)');
 
     // The pseudo-locale (en-XA) on every page state reached: the chat, the trusted settings, a confirmation.

@@ -100,7 +100,8 @@ function drawOutflows(rows) {
     const head = document.createElement('span');
     head.className = 'row';
     head.append(what, state);
-    const meta = span(`${row.created} · ${row.mint}${row.invoice ? ` · ${row.invoice}` : ''}`, 'hint mono', true);
+    const created = formatDateTime(new Date(row.created_ms));
+    const meta = span(`${created} · ${row.mint}${row.invoice ? ` · ${row.invoice}` : ''}`, 'hint mono', true);
     const text = document.createElement('span');
     text.className = 'outflow-text';
     text.append(head, meta);
@@ -111,7 +112,7 @@ function drawOutflows(rows) {
       button.type = 'button';
       button.className = 'btn small';
       button.textContent = t('trusted-take-back');
-      button.setAttribute('aria-label', t('trusted-take-back-label', { amount: sats(row.amount_sats), created: row.created }));
+      button.setAttribute('aria-label', t('trusted-take-back-label', { amount: sats(row.amount_sats), created }));
       button.addEventListener('click', () => takeBack(row.id));
       li.append(button);
     }

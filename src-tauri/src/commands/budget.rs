@@ -42,8 +42,8 @@ pub async fn trusted_set_allowance<R: Runtime>(
     Ok(settings_view(&shell).await)
 }
 
-/// Sets Claude's allowance: US dollars as the owner typed them ("5", "2.50", "$0.50"; 0 turns Claude off), read
-/// by the host, and its renewal period.
+/// Sets Claude's allowance: US dollars as the owner typed them ("5", "2.50", "$0.50", "7,50"; 0 turns Claude
+/// off), read by the host, and its renewal period.
 #[tauri::command]
 pub async fn trusted_set_claude_allowance<R: Runtime>(
     webview: Webview<R>,
@@ -106,10 +106,9 @@ fn capitalised(text: &str) -> String {
     chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
-/// A price field as typed ("3", "0.30", "$3.75"); the range is `set_owner_price`'s to check.
+/// A price field as typed ("3", "0.30", "$3.75", "0,30"); the range is `set_owner_price`'s to check.
 fn per_mtok(name: &str, text: &str) -> Result<f64, CommandError> {
-    let trimmed = text.trim().trim_start_matches('$').trim();
-    trimmed.parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| {
+    aiui_core::pricing::parse_usd_price(text).map_err(|_| {
         CommandError::new("invalid", format!("The {name} price is US dollars per million tokens, e.g. 3 or 0.30."))
     })
 }

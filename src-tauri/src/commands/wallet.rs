@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use aiui_core::budget::normalize_mint_url;
+use aiui_core::i18n::Locale;
 use aiui_core::pay::{Outflow, OutflowKind, PayError, PaymentState, Payments, Wallet, WalletOptions, WithdrawalQuote};
 use tauri::{Manager, Runtime, State, Webview};
 
@@ -270,7 +271,8 @@ async fn view<R: Runtime>(
     let rows = payments.outflows(OUTFLOWS_READ).map_err(pay_error)?;
     let (open_rows, closed): (Vec<Outflow>, Vec<Outflow>) =
         rows.into_iter().partition(|row| matches!(row.state, PaymentState::Pending | PaymentState::InFlight));
-    let outflows = open_rows.iter().chain(closed.iter().take(RECENT_ENDED)).map(outflow_view).collect();
+    let outflows =
+        open_rows.iter().chain(closed.iter().take(RECENT_ENDED)).map(|row| outflow_view(row, shell.locale())).collect();
     Ok(WalletView {
         opened: true,
         balances,
@@ -283,15 +285,14 @@ async fn view<R: Runtime>(
     })
 }
 
-fn outflow_view(row: &Outflow) -> OutflowView {
+fn outflow_view(row: &Outflow, locale: Locale) -> OutflowView {
     let open = matches!(row.state, PaymentState::Pending | PaymentState::InFlight);
-    let (kind, waiting) = match row.kind {
-        OutflowKind::Withdrawal => ("withdrawal", "being paid by the mint"),
-        OutflowKind::Token => ("token", "not claimed yet"),
+    let kind = match row.kind {
+        OutflowKind::Withdrawal => "withdrawal",
+        OutflowKind::Token => "token",
         // The mint retires a keyset: the proofs move to its new keys, and only its input fee leaves.
-        OutflowKind::KeysetSwap => ("keyset-swap", "moving to the mint's new keys"),
+        OutflowKind::KeysetSwap => "keyset-swap",
     };
-    let state = if open { waiting.to_owned() } else { ended(row) };
     OutflowView {
         id: row.id.clone(),
         kind,
@@ -303,20 +304,13 @@ fn outflow_view(row: &Outflow) -> OutflowView {
             row.amount_sats
         },
         open,
-        state,
+        state: row.state_in(locale),
         withdrawn_sats: row.withdrawn_sats,
         fees_sats: row.fees_sats,
-        created: aiui_core::format_time_ms(row.created_ms),
+        created_ms: row.created_ms,
         invoice: row.invoice.as_deref().map(short),
         can_take_back: open && row.kind == OutflowKind::Token && row.state == PaymentState::InFlight,
     }
-}
-
-fn ended(row: &Outflow) -> String {
-    row.outcome.clone().unwrap_or_else(|| match row.state {
-        PaymentState::Cancelled => "cancelled".to_owned(),
-        _ => "done".to_owned(),
-    })
 }
 
 /// A long text (an invoice) as its start and end, for a list.

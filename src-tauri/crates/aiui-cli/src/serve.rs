@@ -314,8 +314,8 @@ async fn sessions_command(args: SessionsArgs) -> anyhow::Result<()> {
                     ("id", s.id.to_string().into()),
                     ("origin", format!("{:<7}", s.origin).into()),
                     ("address", format!("{:<15}", s.address).into()),
-                    ("signed_in", aiui_core::format_time_ms(s.signed_in_at_ms).into()),
-                    ("last_active", aiui_core::format_time_ms(s.last_active_ms).into()),
+                    ("signed_in", aiui_core::format_time_ms_in(s.signed_in_at_ms, l10n::locale()).into()),
+                    ("last_active", aiui_core::format_time_ms_in(s.last_active_ms, l10n::locale()).into()),
                 ];
                 println!("{}", t("cli-sessions-row", &args));
             }

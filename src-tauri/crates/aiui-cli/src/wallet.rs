@@ -297,7 +297,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                         t("cli-sent-unclaimed", &[])
                     }
                     PaymentState::Pending | PaymentState::InFlight => t("cli-sent-in-flight", &[]),
-                    _ => row.outcome.clone().unwrap_or_else(|| row.state.as_str().to_owned()),
+                    _ => row.state_in(l10n::locale()),
                 };
                 // A withdrawal shows what its invoice receives, not the proofs that went to the mint for it.
                 let sats = match (row.kind, row.state) {
@@ -312,7 +312,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                 };
                 let args = [
                     ("id", row.id.to_string().into()),
-                    ("time", aiui_core::format_time_ms(row.created_ms).into()),
+                    ("time", aiui_core::format_time_ms_in(row.created_ms, l10n::locale()).into()),
                     ("what", format!("{what:<10}").into()),
                     ("sats", format!("{sats:>8}").into()),
                     ("state", state.into()),

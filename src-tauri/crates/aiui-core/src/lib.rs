@@ -32,8 +32,14 @@ pub fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or_default()
 }
 
-/// A Unix-milliseconds time as the owner reads it in a notice: `2026-12-01 12:34 UTC`.
+/// A Unix-milliseconds time as the owner reads it in a notice, in English: `2026-12-01 12:34 UTC`.
 pub fn format_time_ms(ms: i64) -> String {
+    format_time_ms_in(ms, i18n::Locale::En)
+}
+
+/// A Unix-milliseconds time in `locale`'s order of day, month and year (`01.12.2026, 12:34 UTC` in German), always
+/// in UTC and said so: the ledger, the node and the LAN service each run on their own clock and zone.
+pub fn format_time_ms_in(ms: i64, locale: i18n::Locale) -> String {
     let secs = ms.div_euclid(1000);
     let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
@@ -46,7 +52,18 @@ pub fn format_time_ms(ms: i64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02} {:02}:{:02} UTC", rest / 3600, rest % 3600 / 60)
+    // Strings, not numbers: Fluent would group a year as "2,026" and drop the leading zeros.
+    i18n::text(
+        locale,
+        "time-utc",
+        &[
+            ("year", format!("{year:04}").into()),
+            ("month", format!("{month:02}").into()),
+            ("day", format!("{day:02}").into()),
+            ("hour", format!("{:02}", rest / 3600).into()),
+            ("minute", format!("{:02}", rest % 3600 / 60).into()),
+        ],
+    )
 }
 
 #[cfg(test)]
@@ -56,5 +73,13 @@ mod time_tests {
         assert_eq!(super::format_time_ms(0), "1970-01-01 00:00 UTC");
         assert_eq!(super::format_time_ms(1_796_128_440_000), "2026-12-01 12:34 UTC");
         assert_eq!(super::format_time_ms(951_782_400_000), "2000-02-29 00:00 UTC");
+    }
+
+    #[test]
+    fn a_time_reads_in_the_owners_order_of_day_month_and_year() {
+        use crate::i18n::Locale;
+        assert_eq!(super::format_time_ms_in(1_796_128_440_000, Locale::De), "01.12.2026, 12:34 UTC");
+        assert_eq!(super::format_time_ms_in(1_796_128_440_000, Locale::Es), "01/12/2026, 12:34 UTC");
+        assert_eq!(super::format_time_ms_in(951_782_400_000, Locale::En), "2000-02-29 00:00 UTC");
     }
 }

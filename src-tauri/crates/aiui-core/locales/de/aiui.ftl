@@ -416,3 +416,21 @@ egress-kind-backup-code = Backup- oder Wiederherstellungscodes eines Kontos, die
 egress-kind-totp-key = einen Einrichtungsschlüssel für die Zwei-Faktor-Anmeldung, aus dem jeder künftige Anmeldecode entsteht
 egress-kind-pairing-phrase = eine Kopplungsphrase, die eine App mit Ihrem Knoten verbindet
 egress-kind-seedqr = einen Wallet-Seed als SeedQR-Ziffern oder Entropie
+
+## Ein Datum mit Uhrzeit, immer in UTC.
+time-utc = { $day }.{ $month }.{ $year }, { $hour }:{ $minute } UTC
+
+## Wo eine Auszahlung oder ein verschickter Token steht, im Verlauf der Wallet.
+outflow-withdrawal-waiting = wird von der Mint bezahlt
+outflow-token-waiting = noch nicht eingelöst
+outflow-keyset-waiting = zieht auf die neuen Schlüssel der Mint um
+outflow-paid = bezahlt
+outflow-failed = fehlgeschlagen
+outflow-refused = von der Mint abgelehnt
+outflow-not-recorded = nicht erfasst
+outflow-taken-back = zurückgeholt
+outflow-never-made = nie erstellt
+outflow-claimed = eingelöst
+outflow-keyset-moved = auf den aktiven Schlüsselsatz umgezogen
+outflow-cancelled = abgebrochen
+outflow-done = erledigt

@@ -447,3 +447,22 @@ egress-kind-backup-code = account backup or recovery codes, which get past two-f
 egress-kind-totp-key = a two-factor setup key, which makes every future login code
 egress-kind-pairing-phrase = a pairing phrase, which connects an app to your node
 egress-kind-seedqr = a wallet seed written as SeedQR digits or entropy
+
+## A date and time in notices, the wallet's history and the LAN sessions, always in UTC. Each variable is already
+## padded with zeros ("2026", "03", "07"); only their order and separators are the locale's.
+time-utc = { $year }-{ $month }-{ $day } { $hour }:{ $minute } UTC
+
+## Where a withdrawal or a token sent out stands, in the wallet's history (pay/ledger/outflows.rs).
+outflow-withdrawal-waiting = being paid by the mint
+outflow-token-waiting = not claimed yet
+outflow-keyset-waiting = moving to the mint's new keys
+outflow-paid = paid
+outflow-failed = failed
+outflow-refused = refused by the mint
+outflow-not-recorded = not recorded
+outflow-taken-back = taken back
+outflow-never-made = never made
+outflow-claimed = claimed
+outflow-keyset-moved = moved to the active keyset
+outflow-cancelled = cancelled
+outflow-done = done

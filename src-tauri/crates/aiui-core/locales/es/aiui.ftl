@@ -415,3 +415,21 @@ egress-kind-backup-code = códigos de respaldo o de recuperación de una cuenta,
 egress-kind-totp-key = una clave de configuración de doble factor, que genera todos los códigos de acceso futuros
 egress-kind-pairing-phrase = una frase de emparejamiento, que conecta una aplicación con su nodo
 egress-kind-seedqr = una semilla de cartera escrita como dígitos SeedQR o entropía
+
+## Una fecha con hora, siempre en UTC.
+time-utc = { $day }/{ $month }/{ $year }, { $hour }:{ $minute } UTC
+
+## En qué punto está un retiro o un token enviado, en el historial de la cartera.
+outflow-withdrawal-waiting = la mint lo está pagando
+outflow-token-waiting = aún no cobrado
+outflow-keyset-waiting = pasando a las nuevas claves de la mint
+outflow-paid = pagado
+outflow-failed = fallido
+outflow-refused = rechazado por la mint
+outflow-not-recorded = no registrado
+outflow-taken-back = recuperado
+outflow-never-made = nunca creado
+outflow-claimed = cobrado
+outflow-keyset-moved = pasado al conjunto de claves activo
+outflow-cancelled = cancelado
+outflow-done = hecho

@@ -108,7 +108,7 @@ impl WalletNotice {
                 "wallet-mint-silent",
                 &[
                     ("mint", mint.as_str().into()),
-                    ("since", crate::format_time_ms(*since_ms).into()),
+                    ("since", crate::format_time_ms_in(*since_ms, locale).into()),
                     ("error", error.as_str().into()),
                     ("sats", (*sats).into()),
                 ],
@@ -128,7 +128,7 @@ impl WalletNotice {
                 &[
                     ("sats", (*sats).into()),
                     ("mint", mint.as_str().into()),
-                    ("made", crate::format_time_ms(*made_ms).into()),
+                    ("made", crate::format_time_ms_in(*made_ms, locale).into()),
                 ],
             ),
             WalletNotice::WithdrawalPaid { sats, mint, fee, proof } => {

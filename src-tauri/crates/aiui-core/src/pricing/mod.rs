@@ -304,23 +304,80 @@ pub fn format_usd_in(locale: crate::i18n::Locale, micros: u64) -> String {
     }
 }
 
-/// A dollar amount as the owner types it ("5", "5.00", "$0.50") in micro-dollars.
+/// A dollar amount as the owner types it, in micro-dollars: "5", "5.00", "$0.50", or the German and Spanish way,
+/// "7,50", "7,50 $", "7,50 US$".
 pub fn parse_usd(text: &str) -> Result<u64, PriceError> {
-    let trimmed = text.trim().trim_start_matches('$').trim();
     let invalid = || PriceError::Invalid(format!("{text:?} is not an amount in US dollars (e.g. 5 or 2.50)"));
-    let (whole, fraction) = trimmed.split_once('.').unwrap_or((trimmed, ""));
-    if whole.is_empty() && fraction.is_empty()
-        || !whole.bytes().all(|b| b.is_ascii_digit())
-        || !fraction.bytes().all(|b| b.is_ascii_digit())
-        || fraction.len() > 6
-        || whole.len() > 9
-    {
+    let (whole, fraction) = usd_parts(text).map_err(|why| match why {
+        AmountError::Grouped => grouped(text),
+        AmountError::Invalid => invalid(),
+    })?;
+    if fraction.len() > 6 || whole.len() > 9 {
         return Err(invalid());
     }
     let whole: u64 = if whole.is_empty() { 0 } else { whole.parse().map_err(|_| invalid())? };
     let fraction: u64 =
         if fraction.is_empty() { 0 } else { format!("{fraction:0<6}").parse().map_err(|_| invalid())? };
     Ok(whole * 1_000_000 + fraction)
+}
+
+/// A per-million-tokens price as the owner types it ("3", "0.30", "$3.75", "0,30"), for [`set_owner_price`] to
+/// range-check.
+pub fn parse_usd_price(text: &str) -> Result<f64, PriceError> {
+    let invalid = || PriceError::Invalid(format!("{text:?} is not a price in US dollars (e.g. 3 or 0.30)"));
+    let (whole, fraction) = usd_parts(text).map_err(|why| match why {
+        AmountError::Grouped => grouped(text),
+        AmountError::Invalid => invalid(),
+    })?;
+    format!("{}.{fraction}", if whole.is_empty() { "0" } else { whole })
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(invalid)
+}
+
+enum AmountError {
+    Invalid,
+    /// "1,000" or "1.000,50": a thousands separator, which reads as a decimal mark in another language.
+    Grouped,
+}
+
+fn grouped(text: &str) -> PriceError {
+    PriceError::Invalid(format!(
+        "{text:?} could be read two ways: write the amount without a thousands separator (1000, or 1.50 for one \
+         and a half)"
+    ))
+}
+
+/// The digits before and after the decimal mark. Either a full stop or a comma is the mark, since the owner types
+/// their own language's; an amount with two marks, or with one before exactly three digits ("1,000" and "1.000"
+/// are a thousand in one language and one in the other), is refused rather than guessed at, for an allowance must
+/// never be a thousand times what was meant.
+fn usd_parts(text: &str) -> Result<(&str, &str), AmountError> {
+    let is_space = |c: char| c.is_whitespace() || c == '\u{a0}' || c == '\u{202f}';
+    let mut amount = text.trim_matches(is_space);
+    amount = amount.strip_prefix("US$").or_else(|| amount.strip_prefix('$')).unwrap_or(amount).trim_matches(is_space);
+    for sign in ["US$", "USD", "$"] {
+        if let Some(rest) = amount.strip_suffix(sign) {
+            amount = rest.trim_matches(is_space);
+            break;
+        }
+    }
+    let marks = amount.matches(['.', ',']).count();
+    if marks > 1 && amount.bytes().all(|b| b.is_ascii_digit() || b == b'.' || b == b',') {
+        return Err(AmountError::Grouped);
+    }
+    let (whole, fraction) = amount.split_once(['.', ',']).unwrap_or((amount, ""));
+    if whole.is_empty() && fraction.is_empty()
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || !fraction.bytes().all(|b| b.is_ascii_digit())
+    {
+        return Err(AmountError::Invalid);
+    }
+    if fraction.len() == 3 && whole.bytes().any(|b| b != b'0') {
+        return Err(AmountError::Grouped);
+    }
+    Ok((whole, fraction))
 }
 
 #[cfg(test)]

@@ -99,7 +99,32 @@ fn dollars_are_shown_and_read_as_the_owner_writes_them() {
     assert_eq!(parse_usd("$2.50").unwrap(), 2_500_000);
     assert_eq!(parse_usd("0.000001").unwrap(), 1);
     assert_eq!(parse_usd(".5").unwrap(), 500_000);
-    for bad in ["", "-1", "1.0000001", "abc", "1e3", "1.2.3", "."] {
+    for bad in ["", "-1", "1.0000001", "abc", "1e3", "1.2.3", ".", "$", "5 €", "1,5,0"] {
         assert!(parse_usd(bad).is_err(), "{bad}");
     }
+}
+
+#[test]
+fn a_dollar_amount_typed_the_german_or_spanish_way_is_read_as_meant() {
+    assert_eq!(parse_usd("7,50").unwrap(), 7_500_000);
+    assert_eq!(parse_usd("7,50\u{a0}$").unwrap(), 7_500_000, "as the German pages write it");
+    assert_eq!(parse_usd("7,50 US$").unwrap(), 7_500_000, "as the Spanish pages write it");
+    assert_eq!(parse_usd("0,000045").unwrap(), 45);
+    assert_eq!(parse_usd(" 12 USD ").unwrap(), 12_000_000);
+    assert_eq!(parse_usd_price("0,30").unwrap(), 0.30);
+    assert_eq!(parse_usd_price("$3.75").unwrap(), 3.75);
+}
+
+#[test]
+fn an_amount_that_reads_two_ways_is_refused_with_what_to_write() {
+    // A thousand in English, one in German: the owner is asked, never given a thousand times what was meant.
+    for ambiguous in ["1,000", "1.000", "12,500", "2.500 $", "1.000,50", "1,000.50", "1.000.000"] {
+        let Err(PriceError::Invalid(why)) = parse_usd(ambiguous) else { panic!("{ambiguous} was accepted") };
+        assert!(why.contains("without a thousands separator"), "{ambiguous}: {why}");
+        assert!(parse_usd_price(ambiguous).is_err(), "{ambiguous}");
+    }
+    // Three decimals after a zero, or two or four anywhere, read one way only.
+    assert_eq!(parse_usd("0,075").unwrap(), 75_000);
+    assert_eq!(parse_usd("0.075").unwrap(), 75_000);
+    assert_eq!(parse_usd("1.0005").unwrap(), 1_000_500);
 }

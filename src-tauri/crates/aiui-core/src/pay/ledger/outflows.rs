@@ -68,6 +68,36 @@ pub struct Outflow {
     pub target_sats: u64,
 }
 
+impl Outflow {
+    /// Where it stands, in `locale`: waiting ("not claimed yet") or how it ended ("paid", "taken back").
+    ///
+    /// The ledger keeps the outcome in English, as written when it ended; the known ones are said in the reader's
+    /// language, and any other (a ledger written by a later version) is shown as it was stored rather than hidden.
+    pub fn state_in(&self, locale: crate::i18n::Locale) -> String {
+        let key = match self.state {
+            PaymentState::Pending | PaymentState::InFlight => match self.kind {
+                OutflowKind::Withdrawal => "outflow-withdrawal-waiting",
+                OutflowKind::Token => "outflow-token-waiting",
+                OutflowKind::KeysetSwap => "outflow-keyset-waiting",
+            },
+            _ => match self.outcome.as_deref() {
+                Some("paid") => "outflow-paid",
+                Some("failed") => "outflow-failed",
+                Some("refused by the mint") => "outflow-refused",
+                Some("not recorded") => "outflow-not-recorded",
+                Some("taken back") => "outflow-taken-back",
+                Some("never made") => "outflow-never-made",
+                Some("claimed") => "outflow-claimed",
+                Some("moved to the active keyset") => "outflow-keyset-moved",
+                Some(other) => return other.to_owned(),
+                None if self.state == PaymentState::Cancelled => "outflow-cancelled",
+                None => "outflow-done",
+            },
+        };
+        crate::i18n::text(locale, key, &[])
+    }
+}
+
 /// The outflow sums of the conservation invariant.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct OutflowTotals {
@@ -280,5 +310,52 @@ impl Ledger {
             )
             .map(|_| ())
             .map_err(db_err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Outflow, OutflowKind};
+    use crate::i18n::Locale;
+    use crate::pay::ledger::PaymentState;
+
+    fn outflow(kind: OutflowKind, state: PaymentState, outcome: Option<&str>) -> Outflow {
+        Outflow {
+            id: "o1".into(),
+            kind,
+            mint: "http://127.0.0.1:3338".into(),
+            amount_sats: 100,
+            operation_id: "op".into(),
+            quote_id: None,
+            invoice: None,
+            token: None,
+            state,
+            withdrawn_sats: 0,
+            fees_sats: 0,
+            session: "s".into(),
+            parked: false,
+            created_ms: 0,
+            outcome: outcome.map(str::to_owned),
+            input_ys: None,
+            target_sats: 0,
+        }
+    }
+
+    #[test]
+    fn where_an_outflow_stands_is_said_in_the_readers_language() {
+        let waiting = outflow(OutflowKind::Token, PaymentState::InFlight, None);
+        assert_eq!(waiting.state_in(Locale::En), "not claimed yet");
+        assert_eq!(waiting.state_in(Locale::De), "noch nicht eingelöst");
+        let paid = outflow(OutflowKind::Withdrawal, PaymentState::Settled, Some("paid"));
+        assert_eq!(paid.state_in(Locale::En), "paid");
+        assert_eq!(paid.state_in(Locale::Es), "pagado");
+        let cancelled = outflow(OutflowKind::Token, PaymentState::Cancelled, None);
+        assert_eq!(cancelled.state_in(Locale::De), "abgebrochen");
+    }
+
+    #[test]
+    fn an_outcome_this_version_does_not_know_is_shown_as_stored() {
+        let later = outflow(OutflowKind::Withdrawal, PaymentState::Settled, Some("paid via a later route"));
+        assert_eq!(later.state_in(Locale::De), "paid via a later route");
     }
 }
