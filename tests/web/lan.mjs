@@ -896,13 +896,20 @@ try {
     return part.hidden ? null : { summary: document.getElementById('claude-summary').textContent, renews: document.getElementById('claude-renews').textContent };`)));
   log('the meter in Spanish:', JSON.stringify(meterEs));
   check(meterEs.summary === '0,00\u00a0US$ de 5,00\u00a0US$ gastados' && meterEs.renews.startsWith('Quedan 5,00\u00a0US$'), `the meter's dollars are Spanish (${JSON.stringify(meterEs)})`);
+  // The node's state names are the host's words too: lnd "running" reads "en ejecución".
+  let lndEs = null;
+  await until('the Spanish app list to say lnd is running', async () => {
+    lndEs = await run(wrap(`const s = document.querySelector('#apps li[data-app="lnd"] .state'); return s ? s.textContent : null;`));
+    return lndEs === 'en ejecución';
+  }).catch(() => {});
+  check(lndEs === 'en ejecución', `the app list's states are Spanish (${lndEs})`);
   await screenshot('lan-spanish-chat.png');
   await wd('POST', s('/url'), { url: trustedUrl });
   const trustedEs = await until('the trusted sign-in in Spanish', () => run(wrap(`
     const label = document.getElementById('login-label');
     return document.documentElement.lang === 'es' && label && label.textContent.includes('TOTP') ? label.textContent : null;`)));
   check(trustedEs === 'Frase de contraseña de aprobación (o código TOTP)', `the trusted origin's sign-in speaks Spanish (${trustedEs})`);
-  log('PASSED (a Spanish browser: sign-in, chat with its meter, trusted sign-in in Spanish)');
+  log('PASSED (a Spanish browser: sign-in, chat with its meter and app states, trusted sign-in in Spanish)');
 
   // ---- 7. the login rate limit ----
   const limited = await run(wrap(`

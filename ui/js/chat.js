@@ -8,7 +8,7 @@ import { renderSurface, surfaceSummary } from './surfaces.js';
 import { enableZoom, keepTextMenus } from './zoom.js';
 import { attachKeyboard } from './keyboard.js';
 import { drawMeter } from './meter.js';
-import { t, loadText, pageLang, formatDateTime, formatNoCost, formatSats, formatUsd, backendName } from './l10n.js';
+import { t, loadText, pageLang, formatDateTime, formatNoCost, formatSats, formatUsd, backendName, stateName } from './l10n.js';
 
 const $ = (id) => document.getElementById(id);
 const messages = $('messages');
@@ -512,9 +512,9 @@ async function refreshApps() {
     ul.replaceChildren(...apps.map((p) => {
       const li = document.createElement('li');
       li.dataset.app = p.id;
-      // The app's name and its state, as the node reports them.
+      // The app's name as the node reports it, and its state in the owner's words.
       const name = data(p.title || p.id);
-      const state = data(p.state);
+      const state = data(stateName(p.state));
       state.className = `state ${p.state.replace(/[^a-z-]/g, '')}`;
       li.append(name, state);
       return li;

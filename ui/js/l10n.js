@@ -107,6 +107,13 @@ export function backendName(id, fallback = '') {
   return key ? t(key, { model: id.model ?? '', provider: id.provider ?? '' }, fallback) : fallback;
 }
 
+/** An app's state as the node names it ("running", "not-installed"), in the page's language; a state the
+ * catalogue does not know is shown as the node wrote it. */
+export function stateName(state) {
+  const name = String(state);
+  return /^[a-z-]+$/.test(name) ? t(`state-${name}`, {}, name) : name;
+}
+
 /** A date and time the locale's way. */
 export function formatDateTime(date, options = { dateStyle: 'medium', timeStyle: 'short' }) {
   return new Intl.DateTimeFormat(numberLang(), options).format(date);

@@ -1,6 +1,6 @@
 // Surfaces: cards drawn from typed tool-result data. The model supplies values, never markup; every value goes in
 // with textContent.
-import { t, pageLang, formatNumber } from './l10n.js';
+import { t, pageLang, formatNumber, stateName } from './l10n.js';
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -28,7 +28,7 @@ function card(title, ...body) {
 }
 
 function stateChip(state) {
-  return el('span', { class: `state ${String(state).replace(/[^a-z-]/g, '')}`, translate: 'no' }, state);
+  return el('span', { class: `state ${String(state).replace(/[^a-z-]/g, '')}`, translate: 'no' }, stateName(state));
 }
 
 function table(headers, rows) {

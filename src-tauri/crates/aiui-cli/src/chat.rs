@@ -300,11 +300,14 @@ async fn turn(
                 };
                 println!("■ {message}");
                 if let Some(spent) = spent.take().filter(|s| s.usd_micros > 0 || s.sats > 0) {
-                    println!("{}", t("cli-chat-turn-cost", &[("cost", SpendView::from(spent).label.into())]));
+                    println!(
+                        "{}",
+                        t("cli-chat-turn-cost", &[("cost", SpendView::from(spent).label_in(l10n::locale()).into())])
+                    );
                 }
             }
             Event::Done { backend } => {
-                let cost = SpendView::from(spent.take().unwrap_or_default()).label;
+                let cost = SpendView::from(spent.take().unwrap_or_default()).label_in(l10n::locale());
                 let args = [("backend", backend.label_in(l10n::locale()).into()), ("cost", cost.into())];
                 println!("{}", t("cli-chat-done", &args));
             }

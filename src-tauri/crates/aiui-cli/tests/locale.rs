@@ -163,7 +163,9 @@ fn the_built_in_model_is_named_in_german() {
     );
     let dir = tempfile::tempdir().unwrap();
     let args = ["chat", "--demo", "--ollama", "http://127.0.0.1:9/", "--claude-url", "http://127.0.0.1:9/"];
-    let out = in_language_with("de_DE.UTF-8", dir.path(), &args, "Starte LND neu\nn\n", &[("AIUI_MODEL_DIR", &models)]);
+    // A denied restart ends its turn without an answer; the question after it is answered, and says what it cost.
+    let input = "Starte LND neu\nn\nWas läuft?\n";
+    let out = in_language_with("de_DE.UTF-8", dir.path(), &args, input, &[("AIUI_MODEL_DIR", &models)]);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "stdout:\n{stdout}\nstderr:\n{}", text(&out.stderr));
     says(
@@ -172,9 +174,12 @@ fn the_built_in_model_is_named_in_german() {
             "[eingebaut (SmolLM2-135M)] LND wird neu gestartet: Ich warte auf Ihre Freigabe.",
             "Vorschlag von eingebaut (SmolLM2-135M)",
             "Sie haben abgelehnt: App `lnd` neu starten",
+            // What it cost, the German way: nothing, in dollars written as German writes them.
+            "(beantwortet von eingebaut (SmolLM2-135M)) · Kosten 0\u{a0}$",
         ],
     );
     assert!(!stdout.contains("built-in ("), "an English name is left:\n{stdout}");
+    assert!(!stdout.contains("$0"), "an English cost is left:\n{stdout}");
 }
 
 #[test]

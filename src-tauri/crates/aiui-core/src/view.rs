@@ -278,6 +278,23 @@ impl From<TurnSpend> for SpendView {
     }
 }
 
+impl SpendView {
+    /// What it cost in `locale`, each allowance in its own unit: "$0.0123 + 21 sats", "0,0123 $ + 21 Sats".
+    pub fn label_in(&self, locale: crate::i18n::Locale) -> String {
+        let mut parts = Vec::new();
+        if self.usd_micros > 0 {
+            parts.push(crate::pricing::format_usd_in(locale, self.usd_micros));
+        }
+        if self.sats > 0 {
+            parts.push(crate::i18n::text(locale, "cost-sats", &[("sats", self.sats.into())]));
+        }
+        if parts.is_empty() {
+            return crate::i18n::text(locale, "cost-free", &[]);
+        }
+        parts.join(&crate::i18n::text(locale, "cost-separator", &[]))
+    }
+}
+
 fn sats_label(sats: u64) -> String {
     if sats == 1 { "1 sat".to_owned() } else { format!("{sats} sats") }
 }
@@ -506,5 +523,26 @@ impl AllowanceView {
             None => {}
         }
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SpendView;
+    use crate::agent::TurnSpend;
+    use crate::i18n::Locale;
+
+    #[test]
+    fn a_turns_cost_is_written_in_the_owners_language_each_allowance_in_its_unit() {
+        let both = SpendView::from(TurnSpend { usd_micros: 12_300, sats: 21, free_steps: 0 });
+        assert_eq!(both.label_in(Locale::En), both.label, "English is the label the pages and logs know");
+        assert_eq!(both.label_in(Locale::En), "$0.0123 + 21 sats");
+        assert_eq!(both.label_in(Locale::De), "0,0123\u{a0}$ + 21 Sats");
+        assert_eq!(both.label_in(Locale::Es), "0,0123\u{a0}US$ + 21 sats");
+        let one = SpendView::from(TurnSpend { usd_micros: 0, sats: 1, free_steps: 0 });
+        assert_eq!(one.label_in(Locale::De), "1 Sat");
+        let free = SpendView::from(TurnSpend { usd_micros: 0, sats: 0, free_steps: 2 });
+        assert_eq!(free.label_in(Locale::En), "$0");
+        assert_eq!(free.label_in(Locale::Es), "0\u{a0}US$");
     }
 }

@@ -434,3 +434,11 @@ outflow-claimed = eingelöst
 outflow-keyset-moved = auf den aktiven Schlüsselsatz umgezogen
 outflow-cancelled = abgebrochen
 outflow-done = erledigt
+
+## Was eine Runde kostete, im Terminal.
+cost-sats = { $sats ->
+        [one] { $sats } Sat
+       *[other] { $sats } Sats
+    }
+cost-free = 0{"\u00A0"}$
+cost-separator = {" + "}

@@ -466,3 +466,13 @@ outflow-claimed = claimed
 outflow-keyset-moved = moved to the active keyset
 outflow-cancelled = cancelled
 outflow-done = done
+
+## What a turn cost, in the terminal (view.rs, SpendView::label_in): dollars are written by the host, $sats is a
+## number.
+cost-sats = { $sats ->
+        [one] { $sats } sat
+       *[other] { $sats } sats
+    }
+cost-free = $0
+# Between the dollar and the sats parts.
+cost-separator = {" + "}

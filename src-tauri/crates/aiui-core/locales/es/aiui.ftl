@@ -433,3 +433,11 @@ outflow-claimed = cobrado
 outflow-keyset-moved = pasado al conjunto de claves activo
 outflow-cancelled = cancelado
 outflow-done = hecho
+
+## Lo que costó un turno, en la terminal.
+cost-sats = { $sats ->
+        [one] { $sats } sat
+       *[other] { $sats } sats
+    }
+cost-free = 0{"\u00A0"}US$
+cost-separator = {" + "}

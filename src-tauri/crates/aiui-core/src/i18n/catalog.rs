@@ -14,6 +14,9 @@ use super::{Locale, pseudo};
 pub(super) const FILES: [&str; 5] = ["aiui.ftl", "chat.ftl", "login.ftl", "trusted.ftl", "cli.ftl"];
 /// The files in [`FILES`] that hold the pages' words.
 pub(super) const PAGE_FILES: [&str; 3] = ["chat.ftl", "login.ftl", "trusted.ftl"];
+/// The messages of `aiui.ftl` the pages are sent as well: the node's state names, which they show beside each app
+/// as the summaries do, from one translation.
+pub(super) const PAGE_CORE_PREFIX: &str = "state-";
 
 macro_rules! catalogue {
     ($tag:literal) => {
@@ -37,7 +40,8 @@ type Bundle = FluentBundle<FluentResource>;
 /// Every locale's bundle. The concurrent flavour, so one catalogue can sit in a static and serve every thread.
 pub(super) struct Catalog {
     bundles: Vec<(Locale, Bundle)>,
-    /// Every message and attribute of the English pages' files (`id`, `id.attribute`): what a page is sent.
+    /// Every message and attribute of the English pages' files (`id`, `id.attribute`), and the node's state names
+    /// (`state-*` of `aiui.ftl`): what a page is sent.
     page_keys: Vec<String>,
 }
 
@@ -54,6 +58,10 @@ impl Catalog {
             .collect();
         let mut catalog = Self::from_sources(&sources);
         catalog.page_keys = pages.iter().flat_map(|text| message_keys(text)).collect();
+        let core: Vec<&str> =
+            FILES.iter().zip(SOURCES[0].1).filter(|(name, _)| **name == "aiui.ftl").map(|(_, text)| text).collect();
+        let states = core.iter().flat_map(|text| message_keys(text)).filter(|key| key.starts_with(PAGE_CORE_PREFIX));
+        catalog.page_keys.extend(states);
         catalog
     }
 

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use fluent_syntax::ast::{self, Entry, Expression, InlineExpression, PatternElement};
 use fluent_syntax::parser;
 
-use super::catalog::{Catalog, FILES, PAGE_FILES, SOURCES};
+use super::catalog::{Catalog, FILES, PAGE_CORE_PREFIX, PAGE_FILES, SOURCES};
 use super::{FluentValue, Locale, pseudo};
 
 /// Every key (`id`, `id.attribute`, `-term`) of a catalogue, with the variables (`$name`) its pattern uses.
@@ -152,8 +152,11 @@ fn every_page_gets_every_page_message_in_every_locale_with_its_variables_to_fill
     let catalog = Catalog::embedded();
     let page_files: Vec<&str> =
         FILES.iter().zip(SOURCES[0].1).filter(|(f, _)| PAGE_FILES.contains(f)).map(|(_, s)| s).collect();
-    let expected: BTreeMap<String, BTreeSet<String>> =
+    let mut expected: BTreeMap<String, BTreeSet<String>> =
         page_files.iter().flat_map(|s| keys(Locale::En, s)).filter(|(k, _)| !k.starts_with('-')).collect();
+    let core = SOURCES[0].1[FILES.iter().position(|f| *f == "aiui.ftl").expect("aiui.ftl")];
+    expected.extend(keys(Locale::En, core).into_iter().filter(|(k, _)| k.starts_with(PAGE_CORE_PREFIX)));
+    assert!(expected.contains_key("state-running"), "the pages are sent the node's state names");
     for locale in Locale::ALL {
         let text = super::page_text(locale);
         assert_eq!(text.lang, locale.tag());
