@@ -77,6 +77,17 @@ pub enum LanError {
 }
 
 impl LanError {
+    /// What happened, in `locale`; a refusal is the service's own words.
+    pub fn text(&self, locale: aiui_core::i18n::Locale) -> String {
+        use aiui_core::i18n::text;
+        match self {
+            Self::Unreachable(socket) => text(locale, "error-lan-unreachable", &[("socket", socket.as_str().into())]),
+            Self::NoAnswer(seconds) => text(locale, "error-lan-no-answer", &[("seconds", (*seconds).into())]),
+            Self::Refused(words) => words.clone(),
+            Self::Busy => text(locale, "error-lan-busy", &[]),
+        }
+    }
+
     /// The service's refusal for a too early approval (its wording starts with "Too soon").
     pub fn is_too_soon(&self) -> bool {
         matches!(self, Self::Refused(text) if text.to_ascii_lowercase().starts_with("too soon"))

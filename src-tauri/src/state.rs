@@ -114,7 +114,7 @@ pub struct Shell {
     /// and shared by both. Held while a chain is built, so a wallet seed is never created twice.
     pub(crate) wallet: tokio::sync::Mutex<Option<Arc<Wallet>>>,
     /// Why there is no agent, for the chat window's panel.
-    unpaired_reason: RwLock<String>,
+    unpaired_reason: RwLock<Unpaired>,
     demo: Mutex<Option<DemoNode>>,
     busy: Arc<AtomicBool>,
     /// The running turn's Stop (the last one started; a finished turn's Stop does nothing).
@@ -212,9 +212,7 @@ impl Shell {
             discovery: RwLock::new(None),
             chain_payments: RwLock::new(None),
             wallet: tokio::sync::Mutex::new(None),
-            unpaired_reason: RwLock::new(
-                "No node is paired yet. Open Settings to pair this app with your node.".into(),
-            ),
+            unpaired_reason: RwLock::new(Unpaired::NotYet),
             demo: Mutex::new(None),
             busy: Arc::new(AtomicBool::new(false)),
             current_stop: Mutex::new(None),
@@ -229,7 +227,7 @@ impl Shell {
     pub async fn connect_paired(&self) {
         let file = match ShellConfig::load(&self.data.0) {
             Ok(file) => file,
-            Err(e) => return self.set_unpaired(e.to_string()),
+            Err(e) => return self.set_unpaired(Unpaired::Config(e.to_string())),
         };
         let Some(paired) = file.node else { return };
         let secrets = self.secrets.clone();
@@ -237,22 +235,19 @@ impl Shell {
         let password = match password {
             Ok(Ok(Some(password))) => password,
             Ok(Ok(None)) => {
-                return self.set_unpaired(format!(
-                    "The node {} is paired, but its password is not in the keyring. Pair it again in Settings.",
-                    paired.url
-                ));
+                return self.set_unpaired(Unpaired::NoPassword { url: paired.url });
             }
-            Ok(Err(e)) => return self.set_unpaired(format!("The node password could not be read: {e}.")),
-            Err(e) => return self.set_unpaired(format!("The node password could not be read: {e}.")),
+            Ok(Err(e)) => return self.set_unpaired(Unpaired::PasswordUnreadable(e.to_string())),
+            Err(e) => return self.set_unpaired(Unpaired::PasswordUnreadable(e.to_string())),
         };
         match client_for(&paired, password.clone()) {
             Ok(client) => {
                 let info = NodeInfo { url: paired.url.clone(), fingerprint: paired.fingerprint.clone(), demo: false };
                 if let Err(e) = self.connect(client, info, password.expose().clone()).await {
-                    self.set_unpaired(format!("{e:#}"));
+                    self.set_unpaired(Unpaired::Connect(format!("{e:#}")));
                 }
             }
-            Err(e) => self.set_unpaired(format!("The paired node {} cannot be used: {e}", paired.url)),
+            Err(e) => self.set_unpaired(Unpaired::Unusable { url: paired.url, error: e.to_string() }),
         }
     }
 
@@ -411,8 +406,8 @@ impl Shell {
         self.discovery.read().unwrap_or_else(|p| p.into_inner()).as_ref()?.last_report()
     }
 
-    fn set_unpaired(&self, reason: String) {
-        tracing::warn!(%reason, "no node");
+    fn set_unpaired(&self, reason: Unpaired) {
+        tracing::warn!(reason = %reason.text(aiui_core::i18n::Locale::En), "no node");
         *self.unpaired_reason.write().unwrap_or_else(|p| p.into_inner()) = reason;
     }
 
@@ -424,8 +419,9 @@ impl Shell {
         self.node.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
+    /// Why there is no node to talk to, in the owner's language now.
     pub fn unpaired_reason(&self) -> String {
-        self.unpaired_reason.read().unwrap_or_else(|p| p.into_inner()).clone()
+        self.unpaired_reason.read().unwrap_or_else(|p| p.into_inner()).text(self.locale())
     }
 
     /// The language of the host's text now (the owner's pick, else the system's).
@@ -477,4 +473,41 @@ pub fn client_for(paired: &PairedNode, password: Secret<String>) -> anyhow::Resu
         config = config.with_pin(pin);
     }
     Ok(NodeClient::new(config, Credentials { password, totp: None })?)
+}
+
+/// Why the shell has no node, kept as what happened so it is said in the language the owner reads when asked.
+#[derive(Debug, Clone)]
+enum Unpaired {
+    NotYet,
+    /// The config file could not be read (its own words).
+    Config(String),
+    NoPassword {
+        url: String,
+    },
+    PasswordUnreadable(String),
+    /// Connecting failed (the node client's words).
+    Connect(String),
+    Unusable {
+        url: String,
+        error: String,
+    },
+}
+
+impl Unpaired {
+    fn text(&self, locale: aiui_core::i18n::Locale) -> String {
+        use aiui_core::i18n::text;
+        match self {
+            Self::NotYet => text(locale, "error-unpaired-not-yet", &[]),
+            Self::Config(error) | Self::Connect(error) => error.clone(),
+            Self::NoPassword { url } => text(locale, "error-unpaired-no-password", &[("url", url.as_str().into())]),
+            Self::PasswordUnreadable(error) => {
+                text(locale, "error-unpaired-password", &[("error", error.as_str().into())])
+            }
+            Self::Unusable { url, error } => text(
+                locale,
+                "error-unpaired-unusable",
+                &[("url", url.as_str().into()), ("error", error.as_str().into())],
+            ),
+        }
+    }
 }

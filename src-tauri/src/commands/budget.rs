@@ -5,6 +5,7 @@
 //! reads the allowances, through `chat::allowance_get`.
 
 use aiui_core::budget::{BudgetError, BudgetUpdate, ClaudeUpdate, Period};
+use aiui_core::i18n::Locale;
 use aiui_core::pricing::PriceError;
 use tauri::{Runtime, State, Webview};
 
@@ -23,10 +24,11 @@ pub async fn trusted_set_allowance<R: Runtime>(
     accepted_mints: Vec<String>,
 ) -> Result<SettingsView, CommandError> {
     require_trusted(&webview)?;
+    let locale = shell.locale();
     let period: Period = period.parse().map_err(|e: String| CommandError::new("invalid", e))?;
     let accepted_mints: Vec<String> =
         accepted_mints.into_iter().map(|m| m.trim().to_owned()).filter(|m| !m.is_empty()).collect();
-    let _slot = shell.begin_turn().ok_or_else(busy)?;
+    let _slot = shell.begin_turn().ok_or_else(|| busy(locale))?;
     shell
         .budget()
         .set(BudgetUpdate {
@@ -34,11 +36,8 @@ pub async fn trusted_set_allowance<R: Runtime>(
             period: Some(period),
             accepted_mints: Some(accepted_mints),
         })
-        .map_err(|e| match e {
-            BudgetError::Invalid(message) => CommandError::new("invalid", message),
-            other => CommandError::new("budget", other.to_string()),
-        })?;
-    rebuild(&shell).await?;
+        .map_err(|e| budget_error(e, locale))?;
+    rebuild(&shell, locale).await?;
     Ok(settings_view(&shell).await)
 }
 
@@ -52,17 +51,16 @@ pub async fn trusted_set_claude_allowance<R: Runtime>(
     period: String,
 ) -> Result<SettingsView, CommandError> {
     require_trusted(&webview)?;
-    let micros = aiui_core::pricing::parse_usd(&allowance_usd).map_err(price_error)?;
+    let locale = shell.locale();
+    let micros = aiui_core::pricing::parse_usd(&allowance_usd).map_err(|e| price_error(e, locale))?;
     let period: Period = period.parse().map_err(|e: String| CommandError::new("invalid", e))?;
     // A turn reads its Claude policy when it starts; holding the slot keeps a running turn's reservations and
     // this change apart, as for the sats allowance.
-    let _slot = shell.begin_turn().ok_or_else(busy)?;
-    shell.claude_allowance().set(ClaudeUpdate { allowance_usd_micros: Some(micros), period: Some(period) }).map_err(
-        |e| match e {
-            BudgetError::Invalid(message) => CommandError::new("invalid", message),
-            other => CommandError::new("budget", other.to_string()),
-        },
-    )?;
+    let _slot = shell.begin_turn().ok_or_else(|| busy(locale))?;
+    shell
+        .claude_allowance()
+        .set(ClaudeUpdate { allowance_usd_micros: Some(micros), period: Some(period) })
+        .map_err(|e| budget_error(e, locale))?;
     Ok(settings_view(&shell).await)
 }
 
@@ -79,26 +77,31 @@ pub async fn trusted_set_claude_price<R: Runtime>(
     cache_read: String,
 ) -> Result<SettingsView, CommandError> {
     require_trusted(&webview)?;
-    let input = per_mtok("input", &input)?;
-    let output = per_mtok("output", &output)?;
-    let cache_write = per_mtok("cache write", &cache_write)?;
-    let cache_read = per_mtok("cache read", &cache_read)?;
+    let locale = shell.locale();
+    let input = per_mtok("input", &input, locale)?;
+    let output = per_mtok("output", &output, locale)?;
+    let cache_write = per_mtok("cache-write", &cache_write, locale)?;
+    let cache_read = per_mtok("cache-read", &cache_read, locale)?;
     let dir = shell.data.0.clone();
     tokio::task::spawn_blocking(move || {
         aiui_core::pricing::set_owner_price(&dir, &model, input, output, cache_write, cache_read)
     })
     .await
     .map_err(|e| CommandError::new("internal", e.to_string()))?
-    .map_err(price_error)?;
+    .map_err(|e| price_error(e, locale))?;
     Ok(settings_view(&shell).await)
 }
 
-/// What the owner typed was refused (said as the host wrote it), or the price file could not be read or written.
-fn price_error(e: PriceError) -> CommandError {
-    match e {
-        PriceError::Invalid(message) => CommandError::new("invalid", format!("{}.", capitalised(&message))),
-        other => CommandError::new("prices", format!("{}.", capitalised(&other.to_string()))),
-    }
+/// What the owner typed was refused, or the price file could not be read or written, said in `locale`.
+fn price_error(e: PriceError, locale: Locale) -> CommandError {
+    let code = if matches!(e, PriceError::Invalid(_)) { "invalid" } else { "prices" };
+    CommandError::new(code, format!("{}.", capitalised(&e.text(locale))))
+}
+
+/// An allowance setting refused (a mint that is not a URL), or the allowance's file could not be written.
+fn budget_error(e: BudgetError, locale: Locale) -> CommandError {
+    let code = if matches!(e, BudgetError::Invalid(_) | BudgetError::NotAMint(_)) { "invalid" } else { "budget" };
+    CommandError::new(code, format!("{}.", capitalised(&e.text(locale))))
 }
 
 fn capitalised(text: &str) -> String {
@@ -106,11 +109,11 @@ fn capitalised(text: &str) -> String {
     chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
-/// A price field as typed ("3", "0.30", "$3.75", "0,30"); the range is `set_owner_price`'s to check.
-fn per_mtok(name: &str, text: &str) -> Result<f64, CommandError> {
-    aiui_core::pricing::parse_usd_price(text).map_err(|_| {
-        CommandError::new("invalid", format!("The {name} price is US dollars per million tokens, e.g. 3 or 0.30."))
-    })
+/// A price field as typed ("3", "0.30", "$3.75", "0,30"); the range is `set_owner_price`'s to check. `field` is
+/// the column as `error-price-field` names it.
+fn per_mtok(field: &str, text: &str, locale: Locale) -> Result<f64, CommandError> {
+    aiui_core::pricing::parse_usd_price(text)
+        .map_err(|_| CommandError::said("invalid", locale, "error-price-field", &[("field", field.into())]))
 }
 
 /// "Reviewed providers only", the reviewer's key and the Tor SOCKS address, kept in the config file (nothing
@@ -124,37 +127,39 @@ pub async fn trusted_set_routstr<R: Runtime>(
     reviewer: Option<String>,
 ) -> Result<SettingsView, CommandError> {
     require_trusted(&webview)?;
+    let locale = shell.locale();
     let reviewer = match reviewer.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
         None => None,
         Some(key) => {
             aiui_core::pay::discovery::parse_reviewer(key).map_err(|reason| {
-                CommandError::new("invalid", format!("The reviewer key is an npub… or 64 hex characters: {reason}."))
+                CommandError::said("invalid", locale, "error-reviewer-key", &[("reason", reason.to_string().into())])
             })?;
             Some(key.to_owned())
         }
     };
     let tor_socks = match tor_socks.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         None => None,
-        Some(text) => Some(text.parse::<std::net::SocketAddr>().map_err(|_| {
-            CommandError::new("invalid", "The Tor SOCKS address is an IP address and a port, e.g. 127.0.0.1:9050.")
-        })?),
+        Some(text) => Some(
+            text.parse::<std::net::SocketAddr>()
+                .map_err(|_| CommandError::said("invalid", locale, "error-tor-socks", &[]))?,
+        ),
     };
-    let _slot = shell.begin_turn().ok_or_else(busy)?;
+    let _slot = shell.begin_turn().ok_or_else(|| busy(locale))?;
     update_config(&shell, |file| {
         file.routstr.reviewed_only = reviewed_only;
         file.routstr.tor_socks = tor_socks;
         file.routstr.reviewer = reviewer;
     })?;
-    rebuild(&shell).await?;
+    rebuild(&shell, locale).await?;
     Ok(settings_view(&shell).await)
 }
 
-fn busy() -> CommandError {
-    CommandError::new("busy", "The assistant is answering; change this when it has finished.")
+pub(super) fn busy(locale: Locale) -> CommandError {
+    CommandError::said("busy", locale, "error-busy-change", &[])
 }
 
-async fn rebuild(shell: &Shell) -> Result<(), CommandError> {
+pub(super) async fn rebuild(shell: &Shell, locale: Locale) -> Result<(), CommandError> {
     shell.rebuild().await.map_err(|e| {
-        CommandError::new("backends", format!("Saved, but the assistant's backends could not be rebuilt: {e:#}"))
+        CommandError::said("backends", locale, "error-saved-not-rebuilt", &[("error", format!("{e:#}").into())])
     })
 }

@@ -56,13 +56,13 @@ pub async fn chat_send(
 ) -> Result<String, CommandError> {
     let text = text.trim().to_owned();
     if text.is_empty() {
-        return Err(CommandError::new("empty", "Type a message first."));
+        return Err(CommandError::said("empty", shell.locale(), "error-empty-message", &[]));
     }
     let Some(agent) = shell.agent() else {
         return Err(CommandError::new("not_paired", shell.unpaired_reason()));
     };
     let Some(slot) = shell.begin_turn() else {
-        return Err(CommandError::new("busy", "The assistant is still answering; wait for it to finish."));
+        return Err(CommandError::said("busy", shell.locale(), "error-busy-answering", &[]));
     };
     let id = match conversation {
         Some(id) => ConversationId(id),

@@ -35,12 +35,10 @@ pub async fn trusted_set_locale<R: Runtime>(
     let picked = match locale.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         None => None,
         Some(tag) => Some(Locale::from_tag(tag).ok_or_else(|| {
-            CommandError::new("invalid", format!("AIUI has no language `{tag}`: pick one from the list."))
+            CommandError::said("invalid", shell.locale(), "error-no-language", &[("tag", tag.into())])
         })?),
     };
-    let _slot = shell
-        .begin_turn()
-        .ok_or_else(|| CommandError::new("busy", "The assistant is answering; change this when it has finished."))?;
+    let _slot = shell.begin_turn().ok_or_else(|| super::budget::busy(shell.locale()))?;
     update_config(&shell, |file| file.locale = picked.map(|l| l.tag().to_owned()))?;
     let effective = picked.unwrap_or_else(Locale::from_env);
     shell.config.write().unwrap_or_else(|p| p.into_inner()).locale = effective;

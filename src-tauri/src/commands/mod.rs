@@ -13,12 +13,14 @@ pub mod settings;
 pub mod trusted;
 pub mod wallet;
 
+use aiui_core::i18n::{self, FluentValue, Locale};
 use serde::Serialize;
-use tauri::{Runtime, Webview};
+use tauri::{Manager, Runtime, Webview};
 
-use crate::TRUSTED;
+use crate::{Shell, TRUSTED};
 
-/// A command's failure, as the windows receive it: a stable `code` to branch on and a sentence for the owner.
+/// A command's failure, as the windows receive it: a stable `code` to branch on and a sentence for the owner, in
+/// their language.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[error("{message} ({code})")]
 pub struct CommandError {
@@ -30,6 +32,16 @@ impl CommandError {
     pub fn new(code: &'static str, message: impl Into<String>) -> Self {
         Self { code, message: message.into() }
     }
+
+    /// A failure in the owner's words: message `key` of the catalogues (`errors.ftl`) in `locale`.
+    pub fn said(code: &'static str, locale: Locale, key: &str, args: &[(&str, FluentValue<'_>)]) -> Self {
+        Self::new(code, i18n::text(locale, key, args))
+    }
+}
+
+/// The language the owner reads the host in, from the window's app (the system's before the shell exists).
+pub fn locale_of<R: Runtime>(webview: &Webview<R>) -> Locale {
+    webview.try_state::<Shell>().map(|shell| shell.locale()).unwrap_or_else(Locale::from_env)
 }
 
 /// Refuses unless the calling webview, and the window that holds it, are the trusted window.
@@ -38,7 +50,7 @@ pub fn require_trusted<R: Runtime>(webview: &Webview<R>) -> Result<(), CommandEr
         Ok(())
     } else {
         tracing::warn!(caller = webview.label(), "refused a trusted command from another window");
-        Err(CommandError::new("not_trusted", "This can only be done in AIUI's trusted window."))
+        Err(CommandError::said("not_trusted", locale_of(webview), "error-not-trusted", &[]))
     }
 }
 
@@ -55,7 +67,9 @@ pub fn handler<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + 
         let command = invoke.message.command().to_owned();
         if !is_listed(&command) {
             tracing::warn!(command, "refused a command that is not in the command list");
-            invoke.resolver.reject(CommandError::new("unknown_command", format!("There is no command `{command}`.")));
+            let locale = locale_of(&invoke.message.webview());
+            let args = [("command", command.as_str().into())];
+            invoke.resolver.reject(CommandError::said("unknown_command", locale, "error-unknown-command", &args));
             return true;
         }
         generated(invoke)

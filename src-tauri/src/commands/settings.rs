@@ -12,7 +12,7 @@ use aiui_core::secrets::{SecretName, Secrets};
 use aiui_core::tools::{Registry, ToolClass};
 use tauri::{Runtime, State, Webview};
 
-use super::{CommandError, require_trusted};
+use super::{CommandError, locale_of, require_trusted};
 use crate::Shell;
 use crate::config::{PairedNode, ShellConfig};
 use crate::ipc::{
@@ -40,12 +40,13 @@ pub async fn trusted_set_api_key<R: Runtime>(
     key: String,
 ) -> Result<SettingsView, CommandError> {
     require_trusted(&webview)?;
+    let locale = shell.locale();
     let key = key.trim().to_owned();
     if key.is_empty() {
-        return Err(CommandError::new("invalid", "Paste the API key first."));
+        return Err(CommandError::said("invalid", locale, "error-api-key-empty", &[]));
     }
     if key.chars().any(char::is_whitespace) || key.len() > 512 {
-        return Err(CommandError::new("invalid", "That does not look like an API key (it has spaces or is too long)."));
+        return Err(CommandError::said("invalid", locale, "error-api-key-malformed", &[]));
     }
     keyring(&shell.secrets, move |s| s.set(SecretName::AnthropicApiKey, &Secret::new(key))).await?;
     Ok(settings_view(&shell).await)
@@ -66,7 +67,7 @@ pub async fn trusted_clear_api_key<R: Runtime>(
 #[tauri::command]
 pub async fn trusted_fetch_fingerprint<R: Runtime>(webview: Webview<R>, url: String) -> Result<String, CommandError> {
     require_trusted(&webview)?;
-    let url = parse_node_url(&url)?;
+    let url = parse_node_url(&url, locale_of(&webview))?;
     let fingerprint = aiui_core::node::fetch_fingerprint(&url, NODE_TIMEOUT)
         .await
         .map_err(|e| CommandError::new("node", e.to_string()))?;
@@ -84,27 +85,25 @@ pub async fn trusted_pair_node<R: Runtime>(
     password: String,
 ) -> Result<SettingsView, CommandError> {
     require_trusted(&webview)?;
+    let locale = shell.locale();
     if shell.mode.demo {
-        return Err(CommandError::new(
-            "demo",
-            "The demo is paired with its simulated node; start AIUI without --demo to pair a real one.",
-        ));
+        return Err(CommandError::said("demo", locale, "error-demo-paired", &[]));
     }
-    let url = parse_node_url(&url)?;
+    let url = parse_node_url(&url, locale)?;
     let fingerprint = fingerprint.map(|f| f.trim().to_owned()).filter(|f| !f.is_empty());
     if url.scheme() == "https" && fingerprint.is_none() {
-        return Err(CommandError::new("fingerprint", "Fetch the node's certificate fingerprint and accept it first."));
+        return Err(CommandError::said("fingerprint", locale, "error-fingerprint-first", &[]));
     }
     if password.is_empty() {
-        return Err(CommandError::new("invalid", "Enter the node's password."));
+        return Err(CommandError::said("invalid", locale, "error-password-empty", &[]));
     }
     let paired = PairedNode { url: url.to_string(), fingerprint };
     let client = client_for(&paired, Secret::new(password.clone()))
         .map_err(|e| CommandError::new("invalid", format!("{e:#}")))?;
     tokio::time::timeout(NODE_TIMEOUT, client.login())
         .await
-        .map_err(|_| CommandError::new("node", "The node did not answer the login in time; nothing was saved."))?
-        .map_err(|e| CommandError::new("node", format!("{e}. Nothing was saved.")))?;
+        .map_err(|_| CommandError::said("node", locale, "error-login-timeout", &[]))?
+        .map_err(|e| CommandError::said("node", locale, "error-login-failed", &[("error", e.to_string().into())]))?;
 
     let stored = Secret::new(password.clone());
     keyring(&shell.secrets, move |s| s.set(SecretName::NodePassword, &stored)).await?;
@@ -124,7 +123,7 @@ pub async fn trusted_set_grant<R: Runtime>(
 ) -> Result<SettingsView, CommandError> {
     require_trusted(&webview)?;
     if Registry::node_tools().get(&tool).is_none() {
-        return Err(CommandError::new("invalid", format!("There is no tool named `{tool}`.")));
+        return Err(CommandError::said("invalid", shell.locale(), "error-no-tool", &[("tool", tool.as_str().into())]));
     }
     let disabled = {
         let mut config = shell.config.write().unwrap_or_else(|p| p.into_inner());
@@ -148,23 +147,19 @@ pub async fn trusted_set_builtin<R: Runtime>(
     enabled: bool,
 ) -> Result<SettingsView, CommandError> {
     require_trusted(&webview)?;
-    let _slot = shell
-        .begin_turn()
-        .ok_or_else(|| CommandError::new("busy", "The assistant is answering; change this when it has finished."))?;
+    let locale = shell.locale();
+    let _slot = shell.begin_turn().ok_or_else(|| super::budget::busy(locale))?;
     update_config(&shell, |file| file.builtin_model_off = !enabled)?;
-    shell.rebuild().await.map_err(|e| {
-        CommandError::new("backends", format!("Saved, but the assistant's backends could not be rebuilt: {e:#}"))
-    })?;
+    super::budget::rebuild(&shell, locale).await?;
     Ok(settings_view(&shell).await)
 }
 
-fn parse_node_url(url: &str) -> Result<url::Url, CommandError> {
-    let url: url::Url = url.trim().parse().map_err(|e| CommandError::new("invalid", format!("Not an address: {e}")))?;
+fn parse_node_url(url: &str, locale: Locale) -> Result<url::Url, CommandError> {
+    let url: url::Url = url.trim().parse().map_err(|e: url::ParseError| {
+        CommandError::said("invalid", locale, "error-not-an-address", &[("error", e.to_string().into())])
+    })?;
     if !matches!(url.scheme(), "http" | "https") {
-        return Err(CommandError::new(
-            "invalid",
-            "The node's address starts with https:// (or http:// on a trusted LAN).",
-        ));
+        return Err(CommandError::said("invalid", locale, "error-node-address-scheme", &[]));
     }
     Ok(url)
 }
@@ -172,7 +167,9 @@ fn parse_node_url(url: &str) -> Result<url::Url, CommandError> {
 pub(super) fn update_config(shell: &Shell, change: impl FnOnce(&mut ShellConfig)) -> Result<(), CommandError> {
     let mut file = ShellConfig::load(&shell.data.0).map_err(|e| CommandError::new("config", format!("{e:#}")))?;
     change(&mut file);
-    file.save(&shell.data.0).map_err(|e| CommandError::new("config", format!("The settings could not be saved: {e}")))
+    file.save(&shell.data.0).map_err(|e| {
+        CommandError::said("config", shell.locale(), "error-settings-not-saved", &[("error", e.to_string().into())])
+    })
 }
 
 /// Runs a keyring call off the async threads (it is a D-Bus round trip).

@@ -4,6 +4,7 @@
 //! decisions go back to that service's gate over its socket (`lan_approvals.rs`).
 
 use aiui_core::gate::{DecideError, Decision, Verdict};
+use aiui_core::i18n::Locale;
 use serde::Deserialize;
 use tauri::{AppHandle, Runtime, State, Webview};
 
@@ -47,16 +48,14 @@ pub async fn trusted_decide<R: Runtime>(
     answer: Answer,
 ) -> Result<&'static str, CommandError> {
     require_trusted(&webview)?;
+    let locale = shell.locale();
     let decision = match answer {
         Answer::Approve => {
             // The window's own delay is the owner's protection against a click meant for something else; this
             // is the same rule where a script cannot skip it.
             let shown = *shell.trusted_shown_at.lock().unwrap_or_else(|p| p.into_inner());
             if shown.is_none_or(|at| at.elapsed() < APPROVE_DELAY) {
-                return Err(CommandError::new(
-                    "too_soon",
-                    "The confirmation was only just shown. Read it, then approve again.",
-                ));
+                return Err(CommandError::said("too_soon", locale, "error-too-soon", &[]));
             }
             Decision::AllowOnce
         }
@@ -65,38 +64,32 @@ pub async fn trusted_decide<R: Runtime>(
     let local = shell.gate.pending().iter().any(|r| r.id == id);
     if let Some(lan) = shell.lan.as_ref().filter(|_| !local) {
         return match lan.decide(&id, &arguments_hash, decision).await {
-            Ok(verdict) => verdict_text(verdict),
-            Err(e) => Err(lan_refusal(e)),
+            Ok(verdict) => verdict_text(verdict, locale),
+            Err(e) => Err(lan_refusal(e, locale)),
         };
     }
     match shell.gate.decide(&id, &arguments_hash, decision) {
-        Ok(verdict) => verdict_text(verdict),
-        Err(DecideError::Expired) => verdict_text(Verdict::Expired),
-        Err(DecideError::Unknown) => Err(CommandError::new(
-            "unknown",
-            "This confirmation is no longer pending (it was answered, expired, or never existed).",
-        )),
-        Err(DecideError::Mismatch) => Err(CommandError::new(
-            "mismatch",
-            "The request changed since it was shown; nothing was decided. Look at it again.",
-        )),
-        Err(DecideError::Audit(e)) => Err(CommandError::new(
-            "audit",
-            format!("The decision could not be recorded in the audit log, so it was not taken: {e}"),
-        )),
+        Ok(verdict) => verdict_text(verdict, locale),
+        Err(DecideError::Expired) => verdict_text(Verdict::Expired, locale),
+        Err(DecideError::Unknown) => Err(CommandError::said("unknown", locale, "error-confirmation-unknown", &[])),
+        Err(DecideError::Mismatch) => Err(CommandError::said("mismatch", locale, "error-confirmation-changed", &[])),
+        Err(DecideError::Audit(e)) => {
+            Err(CommandError::said("audit", locale, "error-confirmation-audit", &[("error", e.to_string().into())]))
+        }
     }
 }
 
-fn verdict_text(verdict: Verdict) -> Result<&'static str, CommandError> {
+fn verdict_text(verdict: Verdict, locale: Locale) -> Result<&'static str, CommandError> {
     match verdict {
         Verdict::Allowed => Ok("allowed"),
         Verdict::Denied => Ok("denied"),
-        Verdict::Expired => Err(CommandError::new("expired", "This confirmation has expired; nothing was done.")),
+        Verdict::Expired => Err(CommandError::said("expired", locale, "error-confirmation-expired", &[])),
     }
 }
 
 /// A LAN decision that brought no verdict, under the codes the window acts on (`too_soon` starts the delay over).
-fn lan_refusal(e: LanError) -> CommandError {
+/// The service's own refusal is shown in its words.
+fn lan_refusal(e: LanError, locale: Locale) -> CommandError {
     let code = match &e {
         _ if e.is_too_soon() => "too_soon",
         LanError::Unreachable(_) => "lan_unreachable",
@@ -104,7 +97,7 @@ fn lan_refusal(e: LanError) -> CommandError {
         LanError::Busy => "busy",
         LanError::Refused(_) => "lan_refused",
     };
-    CommandError::new(code, e.to_string())
+    CommandError::new(code, e.text(locale))
 }
 
 /// Hides the trusted window (after a decision, or when the owner closes the settings).

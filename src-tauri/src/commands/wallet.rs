@@ -51,12 +51,13 @@ pub async fn trusted_wallet_receive<R: Runtime>(
     token: String,
 ) -> Result<(u64, WalletView), CommandError> {
     require_trusted(&webview)?;
+    let locale = shell.locale();
     let token = token.trim().to_owned();
     if !token.starts_with("cashu") {
-        return Err(CommandError::new("invalid", "Paste a Cashu token (it starts with cashuA or cashuB)."));
+        return Err(CommandError::said("invalid", locale, "error-paste-token", &[]));
     }
-    let wallet = open(&shell, true).await?.ok_or_else(not_opened)?;
-    let sats = timed(wallet.receive(&token)).await?;
+    let wallet = open(&shell, true).await?.ok_or_else(|| not_opened(locale))?;
+    let sats = timed(wallet.receive(&token), locale).await?;
     Ok((sats, view(&webview, &shell, Some(&wallet)).await?))
 }
 
@@ -69,18 +70,19 @@ pub async fn trusted_wallet_invoice<R: Runtime>(
     amount_sats: u64,
 ) -> Result<InvoiceView, CommandError> {
     require_trusted(&webview)?;
+    let locale = shell.locale();
     if amount_sats == 0 || amount_sats > MAX_INVOICE_SATS {
-        return Err(CommandError::new("invalid", format!("Choose an amount from 1 to {MAX_INVOICE_SATS} sats.")));
+        return Err(CommandError::said("invalid", locale, "error-invoice-amount", &[("max", MAX_INVOICE_SATS.into())]));
     }
     let mint = mint.trim().to_owned();
     if !(mint.starts_with("https://") || mint.starts_with("http://")) {
-        return Err(CommandError::new("invalid", "The mint's address starts with https://."));
+        return Err(CommandError::said("invalid", locale, "error-mint-https", &[]));
     }
-    let wallet = open(&shell, true).await?.ok_or_else(not_opened)?;
+    let wallet = open(&shell, true).await?.ok_or_else(|| not_opened(locale))?;
     // The owner typed this mint in the trusted window: it is theirs, even on their own network.
     wallet.trust_owner_mints(std::slice::from_ref(&mint));
-    let invoice = timed(wallet.mint_invoice(&mint, amount_sats)).await?;
-    let qr = QrView::encode(&invoice.bolt11).map_err(qr_error)?;
+    let invoice = timed(wallet.mint_invoice(&mint, amount_sats), locale).await?;
+    let qr = QrView::encode(&invoice.bolt11).map_err(|e| qr_error(e, locale))?;
     Ok(InvoiceView {
         bolt11: invoice.bolt11,
         quote_id: invoice.quote_id,
@@ -99,14 +101,15 @@ pub async fn trusted_wallet_check<R: Runtime>(
     quote_id: String,
 ) -> Result<(u64, WalletView), CommandError> {
     require_trusted(&webview)?;
-    let wallet = open(&shell, true).await?.ok_or_else(not_opened)?;
+    let locale = shell.locale();
+    let wallet = open(&shell, true).await?.ok_or_else(|| not_opened(locale))?;
     // No timeout of ours around it: `wait_minted` bounds only the wait for the payment, so a paid invoice's minting is
     // never cut off half-way (and never reported as "not paid").
     let minted = match wallet.wait_minted(&mint, &quote_id, PAYMENT_WAIT).await {
         Err(PayError::Timeout) => {
-            return Err(CommandError::new("unpaid", "Not paid yet. Pay the invoice, then check again."));
+            return Err(CommandError::said("unpaid", locale, "error-not-paid-yet", &[]));
         }
-        result => result.map_err(pay_error)?,
+        result => result.map_err(|e| pay_error(e, locale))?,
     };
     Ok((minted, view(&webview, &shell, Some(&wallet)).await?))
 }
@@ -190,16 +193,13 @@ impl WalletDesk {
         id
     }
 
-    /// Takes the approval `id` out (it is used once), if it is still valid.
-    fn take(&self, id: &str) -> Result<Approval, CommandError> {
+    /// Takes the approval `id` out (it is used once), if it is still valid; why not is said in `locale`.
+    fn take(&self, id: &str, locale: Locale) -> Result<Approval, CommandError> {
         let taken = self.approvals.lock().unwrap_or_else(|p| p.into_inner()).remove(id);
         match taken {
             Some((approval, expires)) if expires > now_s() => Ok(approval),
-            Some(_) => Err(CommandError::new("expired", "That approval has lapsed; nothing was sent. Start again.")),
-            None => Err(CommandError::new(
-                "unknown_approval",
-                "There is no such approval (it was used, replaced or lapsed); nothing was sent.",
-            )),
+            Some(_) => Err(CommandError::said("expired", locale, "error-approval-lapsed", &[])),
+            None => Err(CommandError::said("unknown_approval", locale, "error-approval-unknown", &[])),
         }
     }
 
@@ -232,7 +232,10 @@ async fn open(shell: &Shell, create: bool) -> Result<Option<Arc<Wallet>>, Comman
     })
     .await
     .map_err(|e| CommandError::new("internal", e.to_string()))?
-    .map_err(|e| CommandError::new("wallet", format!("The wallet could not be opened: {e}")))?;
+    .map_err(|e| {
+        let args = [("error", e.text(shell.locale()).into())];
+        CommandError::said("wallet", shell.locale(), "error-wallet-not-opened-because", &args)
+    })?;
     let wallet = Arc::new(wallet);
     *slot = Some(wallet.clone());
     Ok(Some(wallet))
@@ -253,12 +256,13 @@ async fn view<R: Runtime>(
     let Some(wallet) = wallet else {
         return Ok(WalletView { restorable: true, ..WalletView::default() });
     };
+    let locale = shell.locale();
     let accepted: Vec<Option<String>> =
         shell.budget().get().accepted_mints.iter().map(|m| normalize_mint_url(m)).collect();
     let balances: Vec<BalanceView> = wallet
         .balances()
         .await
-        .map_err(pay_error)?
+        .map_err(|e| pay_error(e, locale))?
         .into_iter()
         .map(|(mint, sats)| {
             let listed = normalize_mint_url(&mint).is_some_and(|m| accepted.contains(&Some(m)));
@@ -267,12 +271,12 @@ async fn view<R: Runtime>(
         .collect();
     let total_sats = balances.iter().map(|b| b.sats).sum();
     let payments = WalletDesk::of(webview).payments(shell, wallet);
-    let in_flight_sats = payments.conservation().await.map_err(pay_error)?.in_flight;
-    let rows = payments.outflows(OUTFLOWS_READ).map_err(pay_error)?;
+    let in_flight_sats = payments.conservation().await.map_err(|e| pay_error(e, locale))?.in_flight;
+    let rows = payments.outflows(OUTFLOWS_READ).map_err(|e| pay_error(e, locale))?;
     let (open_rows, closed): (Vec<Outflow>, Vec<Outflow>) =
         rows.into_iter().partition(|row| matches!(row.state, PaymentState::Pending | PaymentState::InFlight));
     let outflows =
-        open_rows.iter().chain(closed.iter().take(RECENT_ENDED)).map(|row| outflow_view(row, shell.locale())).collect();
+        open_rows.iter().chain(closed.iter().take(RECENT_ENDED)).map(|row| outflow_view(row, locale)).collect();
     Ok(WalletView {
         opened: true,
         balances,
@@ -324,14 +328,15 @@ fn short(text: &str) -> String {
     format!("{head}…{tail}")
 }
 
-async fn timed<T>(call: impl Future<Output = Result<T, PayError>>) -> Result<T, CommandError> {
+async fn timed<T>(call: impl Future<Output = Result<T, PayError>>, locale: Locale) -> Result<T, CommandError> {
     tokio::time::timeout(MINT_TIMEOUT, call)
         .await
-        .map_err(|_| CommandError::new("timeout", "The mint did not answer in time; nothing changed."))?
-        .map_err(pay_error)
+        .map_err(|_| CommandError::said("timeout", locale, "error-mint-timeout", &[]))?
+        .map_err(|e| pay_error(e, locale))
 }
 
-fn pay_error(e: PayError) -> CommandError {
+/// A wallet or mint failure, said in `locale` as a sentence, under the code the window acts on.
+fn pay_error(e: PayError, locale: Locale) -> CommandError {
     let code = match e {
         PayError::InvalidToken(_) | PayError::InvalidMint(_) | PayError::InvalidInvoice(_) => "invalid",
         PayError::InsufficientFunds { .. } => "insufficient",
@@ -340,7 +345,7 @@ fn pay_error(e: PayError) -> CommandError {
         PayError::Unfinished(_) | PayError::MintUnclear { .. } => "unfinished",
         _ => "wallet",
     };
-    CommandError::new(code, sentence(&e.to_string()))
+    CommandError::new(code, sentence(&e.text(locale)))
 }
 
 /// An owner-readable error as a sentence: capital first letter, full stop.
@@ -354,16 +359,16 @@ fn sentence(text: &str) -> String {
     out
 }
 
-fn qr_error(e: qrcode::types::QrError) -> CommandError {
-    CommandError::new("qr", format!("It could not be drawn as a QR code: {e}."))
+fn qr_error(e: qrcode::types::QrError, locale: Locale) -> CommandError {
+    CommandError::said("qr", locale, "error-qr", &[("error", e.to_string().into())])
 }
 
-fn not_opened() -> CommandError {
-    CommandError::new("wallet", "The wallet could not be opened.")
+fn not_opened(locale: Locale) -> CommandError {
+    CommandError::said("wallet", locale, "error-wallet-not-opened", &[])
 }
 
-fn no_wallet() -> CommandError {
-    CommandError::new("no_wallet", "There is no wallet yet: fund it (or restore it) first.")
+fn no_wallet(locale: Locale) -> CommandError {
+    CommandError::said("no_wallet", locale, "error-no-wallet", &[])
 }
 
 #[cfg(test)]

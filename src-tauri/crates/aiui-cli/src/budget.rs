@@ -128,7 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 fn claude_amount(text: &str) -> anyhow::Result<u64> {
     pricing::parse_usd(text).map_err(|e| match e {
         pricing::PriceError::Invalid(why) => {
-            anyhow::anyhow!("{}", t("cli-budget-bad-claude-usd", &[("why", why.into())]))
+            anyhow::anyhow!("{}", t("cli-budget-bad-claude-usd", &[("why", why.text(crate::l10n::locale()).into())]))
         }
         other => other.into(),
     })

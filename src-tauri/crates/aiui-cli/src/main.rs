@@ -80,10 +80,28 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("\naiui-cli: {e:#}");
+            eprintln!("\naiui-cli: {}", said(&e));
             ExitCode::FAILURE
         }
     }
+}
+
+/// An error and its causes as `{e:#}` writes them, with the wallet's, the prices' and the allowances' own in the
+/// owner's language.
+fn said(error: &anyhow::Error) -> String {
+    let locale = l10n::locale();
+    let cause_said = |cause: &(dyn std::error::Error + 'static)| {
+        if let Some(e) = cause.downcast_ref::<aiui_core::pay::PayError>() {
+            e.text(locale)
+        } else if let Some(e) = cause.downcast_ref::<aiui_core::pricing::PriceError>() {
+            e.text(locale)
+        } else if let Some(e) = cause.downcast_ref::<aiui_core::budget::BudgetError>() {
+            e.text(locale)
+        } else {
+            cause.to_string()
+        }
+    };
+    error.chain().map(cause_said).collect::<Vec<_>>().join(": ")
 }
 
 /// The data dir a command works in: `--data-dir`, else `$AIUI_DATA_DIR` or `~/.local/share/aiui`, created if missing

@@ -42,7 +42,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 Ok(report) => {
                     println!("{}", serde_json::to_string_pretty(&body)?);
                     eprintln!();
-                    eprintln!("{}", t("cli-screen-report", &[("report", report.to_string().into())]));
+                    eprintln!("{}", t("cli-screen-report", &[("report", report.text(crate::l10n::locale()).into())]));
                     Ok(())
                 }
                 Err(blocked) => blocked_said(&blocked),
@@ -54,7 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 Screened::Clean { text, report } => {
                     print!("{text}");
                     eprintln!();
-                    eprintln!("{}", t("cli-screen-report", &[("report", report.to_string().into())]));
+                    eprintln!("{}", t("cli-screen-report", &[("report", report.text(crate::l10n::locale()).into())]));
                     Ok(())
                 }
                 Screened::Blocked(blocked) => blocked_said(&blocked),

@@ -102,11 +102,7 @@ async fn login(
     let lan = origin.lan.read().unwrap_or_else(|p| p.into_inner()).clone();
     if !origin.shared.verify(&lan, &body.passphrase).await? {
         tracing::warn!(%addr, "a wrong LAN passphrase");
-        return Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "wrong_passphrase",
-            "That LAN passphrase is not right. Check it with the node's owner and try again.",
-        ));
+        return Err(ApiError::said(StatusCode::UNAUTHORIZED, "wrong_passphrase", "error-wrong-lan-passphrase", &[]));
     }
     origin.rules.sign_in(addr)
 }
@@ -185,18 +181,11 @@ async fn invoke(
         "allowance_get" => json!(assistant.meter()),
         "request_trusted_window" => json!({ "url": trusted_url(&origin, &headers) }),
         other if other.starts_with("trusted_") => {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "not_trusted",
-                "This can only be done on the trusted origin, where the owner signs in with the approval passphrase.",
-            ));
+            return Err(ApiError::said(StatusCode::FORBIDDEN, "not_trusted", "error-not-trusted-lan", &[]));
         }
         other => {
-            return Err(ApiError::new(
-                StatusCode::NOT_FOUND,
-                "unknown_command",
-                format!("There is no command `{other}`."),
-            ));
+            let args = [("command", other.into())];
+            return Err(ApiError::said(StatusCode::NOT_FOUND, "unknown_command", "error-unknown-command", &args));
         }
     };
     Ok(Json(answer).into_response())
@@ -206,11 +195,7 @@ fn owned(session: &Session, id: &str) -> Result<(), ApiError> {
     if session.state.lock().unwrap_or_else(|p| p.into_inner()).conversations.contains(id) {
         Ok(())
     } else {
-        Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "unknown_conversation",
-            "There is no such conversation in this session.",
-        ))
+        Err(ApiError::said(StatusCode::NOT_FOUND, "unknown_conversation", "error-unknown-conversation", &[]))
     }
 }
 
@@ -243,10 +228,10 @@ async fn start_turn(
     let text: String = arg(args, "text")?;
     let text = text.trim().to_owned();
     if text.is_empty() {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "empty", "Type a message first."));
+        return Err(ApiError::said(StatusCode::BAD_REQUEST, "empty", "error-empty-message", &[]));
     }
     if text.chars().count() > MAX_MESSAGE_CHARS {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, "too_long", "That message is too long; shorten it."));
+        return Err(ApiError::said(StatusCode::BAD_REQUEST, "too_long", "error-message-too-long", &[]));
     }
     let conversation: Option<String> = arg(args, "conversation")?;
     if let Some(id) = &conversation {
@@ -267,11 +252,7 @@ async fn start_turn(
     {
         let mut state = session.state.lock().unwrap_or_else(|p| p.into_inner());
         if state.turn_running {
-            return Err(ApiError::new(
-                StatusCode::CONFLICT,
-                "busy",
-                "The assistant is still answering; wait for it to finish.",
-            ));
+            return Err(ApiError::said(StatusCode::CONFLICT, "busy", "error-busy-answering", &[]));
         }
         state.turn_running = true;
         state.turn_stop = Some(aiui_core::agent::Stop::new());
@@ -353,7 +334,7 @@ async fn events(State(origin): St, Path(turn): Path<String>, headers: HeaderMap)
     let (key, session) = origin.rules.sessions.find(&headers)?;
     let log = origin.turns.get(&turn).filter(|log| auth::same_token(&log.owner, &key));
     let Some(log) = log else {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, "unknown_turn", "There is no such turn in this session."));
+        return Err(ApiError::said(StatusCode::NOT_FOUND, "unknown_turn", "error-unknown-turn", &[]));
     };
     let start = headers
         .get("last-event-id")

@@ -281,10 +281,11 @@ impl Shared {
     /// Checks `secret` against `hash` behind [`Shared::hashing`]; `Err` (429) when as many checks already run.
     pub(crate) async fn verify(&self, hash: &passphrase::StoredHash, secret: &str) -> Result<bool, ApiError> {
         if secret.len() > MAX_SECRET_BYTES {
-            return Err(ApiError::new(
+            return Err(ApiError::said(
                 axum::http::StatusCode::PAYLOAD_TOO_LARGE,
                 "too_long",
-                "That is longer than any passphrase this service accepts.",
+                "error-passphrase-too-long",
+                &[],
             ));
         }
         let Ok(_permit) = self.hashing.try_acquire() else {
@@ -395,46 +396,61 @@ pub(crate) struct ApiError {
     pub retry_after_s: Option<u64>,
 }
 
+tokio::task_local! {
+    /// The language of the request being answered (the service's `--language`, else the browser's
+    /// `Accept-Language`), for the refusals written while answering it. Set around every request by
+    /// `origin::in_the_requests_language`.
+    static REQUEST_LOCALE: aiui_core::i18n::Locale;
+}
+
+/// The language of the request being answered; English outside one.
+pub(crate) fn request_locale() -> aiui_core::i18n::Locale {
+    REQUEST_LOCALE.try_with(|locale| *locale).unwrap_or_default()
+}
+
+/// Runs `answer` with `locale` as the request's language.
+pub(crate) async fn in_language<T>(locale: aiui_core::i18n::Locale, answer: impl Future<Output = T>) -> T {
+    REQUEST_LOCALE.scope(locale, answer).await
+}
+
 impl ApiError {
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
         Self { status, code, message: message.into(), retry_after_s: None }
     }
 
+    /// A refusal in the words of the request's language: message `key` of the catalogues (`errors.ftl`).
+    pub fn said(
+        status: StatusCode,
+        code: &'static str,
+        key: &str,
+        args: &[(&str, aiui_core::i18n::FluentValue<'_>)],
+    ) -> Self {
+        Self::new(status, code, aiui_core::i18n::text(request_locale(), key, args))
+    }
+
     pub fn signed_out() -> Self {
-        Self::new(
-            StatusCode::UNAUTHORIZED,
-            "signed_out",
-            "You are not signed in (or your session ended). Sign in again.",
-        )
+        Self::said(StatusCode::UNAUTHORIZED, "signed_out", "error-signed-out", &[])
     }
 
     pub fn forbidden_origin() -> Self {
-        Self::new(
-            StatusCode::FORBIDDEN,
-            "bad_origin",
-            "Refused: this request did not come from this site's own page, or it lacked its CSRF token.",
-        )
+        Self::said(StatusCode::FORBIDDEN, "bad_origin", "error-bad-origin", &[])
     }
 
     pub fn rate_limited(wait: Duration) -> Self {
         let secs = wait.as_secs().max(1);
         Self {
             retry_after_s: Some(secs),
-            ..Self::new(
+            ..Self::said(
                 StatusCode::TOO_MANY_REQUESTS,
                 "rate_limited",
-                format!("Too many sign-in attempts. Wait {secs} seconds, then try again."),
+                "error-rate-limited",
+                &[("seconds", secs.into())],
             )
         }
     }
 
     pub fn duplicate_cookie() -> Self {
-        Self::new(
-            StatusCode::BAD_REQUEST,
-            "duplicate_cookie",
-            "This browser sent two session cookies for this site (a page elsewhere may have planted one). Nothing \
-             was done: clear this site's cookies in the browser, then sign in again.",
-        )
+        Self::said(StatusCode::BAD_REQUEST, "duplicate_cookie", "error-duplicate-cookie", &[])
     }
 
     pub fn internal(e: impl std::fmt::Display) -> Self {

@@ -90,6 +90,7 @@ pub(crate) fn router<O: Origin>(origin: Arc<O>, extra: Router<Arc<O>>) -> Router
         .route(&format!("{base}{{*path}}"), get(file::<O>));
     files::with_bare_base_redirect(routes, &base)
         .layer(axum::middleware::from_fn_with_state(origin.clone(), check_host::<O>))
+        .layer(axum::middleware::from_fn_with_state(origin.clone(), in_the_requests_language::<O>))
         .layer(axum::middleware::map_response(security_headers))
         .with_state(origin)
 }
@@ -106,14 +107,16 @@ async fn check_host<O: Origin>(State(origin): State<Arc<O>>, request: Request, n
     if !ok {
         let named = host(header::HOST.as_str()).unwrap_or("(none)");
         tracing::warn!(origin = rules.name, host = %named.chars().take(80).collect::<String>(), "refused a request for a host name not this origin's");
-        return ApiError::new(
-            StatusCode::MISDIRECTED_REQUEST,
-            "wrong_host",
-            "This service does not answer to that host name. Open it under the name the node's owner gave you.",
-        )
-        .into_response();
+        return ApiError::said(StatusCode::MISDIRECTED_REQUEST, "wrong_host", "error-wrong-host", &[]).into_response();
     }
     next.run(request).await
+}
+
+/// Answers each request in its language (`Shared::page_locale`): what the service refuses is said in the words
+/// the person reads the pages in.
+async fn in_the_requests_language<O: Origin>(State(origin): State<Arc<O>>, request: Request, next: Next) -> Response {
+    let locale = origin.shared().page_locale(request.headers());
+    crate::in_language(locale, next.run(request)).await
 }
 
 /// On every answer, whatever it is: the CSP, no framing, no sniffing, no caching, no cross-origin window handle,

@@ -189,13 +189,7 @@ async fn login(
     Json(body): Json<Login>,
 ) -> Result<Response, ApiError> {
     let addr = origin.rules.sign_in_address(&origin.shared, peer, &headers)?;
-    let wrong = || {
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "wrong_passphrase",
-            "That is not the approval passphrase (or a current TOTP code). Only the node's owner can sign in here.",
-        )
-    };
+    let wrong = || ApiError::said(StatusCode::UNAUTHORIZED, "wrong_passphrase", "error-wrong-approval-passphrase", &[]);
     if origin.shared.config.approval_needs_both {
         // The passphrase first, through the same check (so a code alone never signs in); then a fresh code.
         if is_code_shaped(body.passphrase.trim())
@@ -205,11 +199,7 @@ async fn login(
         }
         let Some(code) = body.code.filter(|c| is_code_shaped(c.trim())) else {
             // Said only to someone who knows the passphrase.
-            return Err(ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "code_required",
-                "The passphrase is right. This node also asks for a TOTP code: enter the one your authenticator shows now.",
-            ));
+            return Err(ApiError::said(StatusCode::UNAUTHORIZED, "code_required", "error-code-required", &[]));
         };
         if !origin.check_secret(Asker::SigningIn(addr), &code).await? {
             return Err(wrong());
@@ -277,28 +267,22 @@ async fn invoke(
             let enabled: bool =
                 serde_json::from_value(args.get("enabled").cloned().unwrap_or_default()).map_err(bad)?;
             if Registry::node_tools().iter().all(|t| t.name != tool) {
-                return Err(ApiError::new(
-                    StatusCode::BAD_REQUEST,
-                    "unknown_tool",
-                    format!("There is no tool `{tool}`."),
-                ));
+                let args = [("tool", tool.as_str().into())];
+                return Err(ApiError::said(StatusCode::BAD_REQUEST, "unknown_tool", "error-no-tool", &args));
             }
             // A switch widens or narrows what the model may propose: it needs the owner's secret, like an approval.
             let secret: Option<String> =
                 serde_json::from_value(args.get("secret").cloned().unwrap_or_default()).map_err(bad)?;
             let Some(secret) = secret.filter(|s| !s.trim().is_empty()) else {
-                return Err(ApiError::new(
+                return Err(ApiError::said(
                     StatusCode::FORBIDDEN,
                     "secret_required",
-                    "Changing a tool switch needs your approval passphrase or a TOTP code. Nothing was changed.",
+                    "error-tool-secret-required",
+                    &[],
                 ));
             };
             if !origin.check_secret(Asker::InSession(&session.csrf, addr), &secret).await? {
-                return Err(ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    "wrong_secret",
-                    "That is not the approval passphrase (or a current TOTP code). Nothing was changed.",
-                ));
+                return Err(ApiError::said(StatusCode::FORBIDDEN, "wrong_secret", "error-tool-wrong-secret", &[]));
             }
             tracing::info!(%tool, enabled, session = %session.short_id, "a tool switch changed on the trusted origin");
             {
@@ -315,18 +299,11 @@ async fn invoke(
         "trusted_wallet" => crate::wallet::desktop_view(&origin).await?,
         other if other.starts_with("trusted_wallet_") => return Err(crate::wallet::not_on_lan()),
         other if other.starts_with("trusted_") => {
-            return Err(ApiError::new(
-                StatusCode::NOT_IMPLEMENTED,
-                "not_on_lan",
-                "This setting is not changed over the LAN: use `aiui-cli budget` and `aiui-cli wallet` on the node.",
-            ));
+            return Err(ApiError::said(StatusCode::NOT_IMPLEMENTED, "not_on_lan", "error-not-on-lan", &[]));
         }
         other => {
-            return Err(ApiError::new(
-                StatusCode::NOT_FOUND,
-                "unknown_command",
-                format!("There is no command `{other}`."),
-            ));
+            let args = [("command", other.into())];
+            return Err(ApiError::said(StatusCode::NOT_FOUND, "unknown_command", "error-unknown-command", &args));
         }
     };
     Ok(Json(answer).into_response())
@@ -345,35 +322,24 @@ async fn decide_one(
     let decision = match decide.answer {
         Answer::Deny => Decision::Deny,
         Answer::Approve if origin.shared.config.lan_approver == crate::LanApprover::Kiosk => {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "approve_on_kiosk",
-                "On this node, LAN requests are approved on the node's own screen (the kiosk). You can deny it here.",
-            ));
+            return Err(ApiError::said(StatusCode::FORBIDDEN, "approve_on_kiosk", "error-approve-on-kiosk", &[]));
         }
         Answer::Approve => {
             let shown = session.state.lock().unwrap_or_else(|p| p.into_inner()).shown.get(&decide.id).copied();
             if shown.is_none_or(|at| at.elapsed() < APPROVE_DELAY) {
-                return Err(ApiError::new(
-                    StatusCode::CONFLICT,
-                    "too_soon",
-                    "The confirmation was only just shown. Read it, then approve again.",
-                ));
+                return Err(ApiError::said(StatusCode::CONFLICT, "too_soon", "error-too-soon", &[]));
             }
             let Some(secret) = decide.secret.filter(|s| !s.trim().is_empty()) else {
-                return Err(ApiError::new(
+                return Err(ApiError::said(
                     StatusCode::FORBIDDEN,
                     "secret_required",
-                    "Approving needs your approval passphrase or a TOTP code. Nothing was decided.",
+                    "error-decide-secret-required",
+                    &[],
                 ));
             };
             // Keyed by the session's CSRF token: random, one per session.
             if !origin.check_secret(Asker::InSession(&session.csrf, addr), &secret).await? {
-                return Err(ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    "wrong_secret",
-                    "That is not the approval passphrase (or a current TOTP code). Nothing was decided.",
-                ));
+                return Err(ApiError::said(StatusCode::FORBIDDEN, "wrong_secret", "error-decide-wrong-secret", &[]));
             }
             Decision::AllowOnce
         }
@@ -382,28 +348,23 @@ async fn decide_one(
         Ok(Verdict::Allowed) => Ok("allowed"),
         Ok(Verdict::Denied) => Ok("denied"),
         Ok(Verdict::Expired) | Err(DecideError::Expired) => {
-            Err(ApiError::new(StatusCode::GONE, "expired", "This confirmation has expired; nothing was done."))
+            Err(ApiError::said(StatusCode::GONE, "expired", "error-confirmation-expired", &[]))
         }
         Err(DecideError::Unknown) => Err(unknown()),
-        Err(DecideError::Mismatch) => Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "mismatch",
-            "The request changed since it was shown; nothing was decided. Look at it again.",
-        )),
-        Err(DecideError::Audit(e)) => Err(ApiError::new(
+        Err(DecideError::Mismatch) => {
+            Err(ApiError::said(StatusCode::CONFLICT, "mismatch", "error-confirmation-changed", &[]))
+        }
+        Err(DecideError::Audit(e)) => Err(ApiError::said(
             StatusCode::INTERNAL_SERVER_ERROR,
             "audit",
-            format!("The decision could not be recorded in the audit log, so it was not taken: {e}"),
+            "error-confirmation-audit",
+            &[("error", e.to_string().into())],
         )),
     }
 }
 
 fn unknown() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "unknown",
-        "This confirmation is no longer pending (it was answered, expired, or never existed).",
-    )
+    ApiError::said(StatusCode::NOT_FOUND, "unknown", "error-confirmation-unknown", &[])
 }
 
 /// The operator settings as the trusted page draws them (the desktop's shape). Over the LAN, the tool grants can

@@ -13,6 +13,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use aiui_core::i18n::text;
 use aiui_core::pay::{OutflowKind, PayError, PaymentState, Payments, WithdrawalOutcome, WithdrawalQuote};
 use axum::Json;
 use axum::Router;
@@ -91,20 +92,11 @@ impl Quotes {
     fn take(&self, session: &str, id: &str) -> Result<WithdrawalQuote, ApiError> {
         let mut map = self.lock();
         if map.get(id).is_none_or(|held| held.session != session) {
-            return Err(ApiError::new(
-                StatusCode::NOT_FOUND,
-                "unknown_quote",
-                "This withdrawal quote is not pending (it was used, replaced, or never existed). Nothing was paid; \
-                 ask for a new quote.",
-            ));
+            return Err(ApiError::said(StatusCode::NOT_FOUND, "unknown_quote", "error-quote-unknown", &[]));
         }
         let held = map.remove(id).expect("checked above");
         if expired(&held.quote) {
-            return Err(ApiError::new(
-                StatusCode::GONE,
-                "quote_expired",
-                "The mint's quote has expired. Nothing was paid; ask for a new quote.",
-            ));
+            return Err(ApiError::said(StatusCode::GONE, "quote_expired", "error-quote-expired", &[]));
         }
         Ok(held.quote)
     }
@@ -122,24 +114,16 @@ fn checked(origin: &TrustedOrigin, headers: &HeaderMap) -> Result<String, ApiErr
 }
 
 fn payments(origin: &TrustedOrigin) -> Result<Arc<Payments>, ApiError> {
-    origin.shared.payments.clone().ok_or_else(|| {
-        ApiError::new(
-            StatusCode::CONFLICT,
-            "no_wallet",
-            "There is no wallet on this node: paid help is off (its allowance is 0), or the wallet could not be \
-             opened. Fund and set it up with `aiui-cli wallet` and `aiui-cli budget` on the node.",
-        )
-    })
+    origin
+        .shared
+        .payments
+        .clone()
+        .ok_or_else(|| ApiError::said(StatusCode::CONFLICT, "no_wallet", "error-no-wallet-lan", &[]))
 }
 
 /// What the desktop window's other wallet commands (funding, backup words, restore, tokens) answer over the LAN.
 pub(crate) fn not_on_lan() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_IMPLEMENTED,
-        "not_on_lan",
-        "Over the LAN the wallet only shows what it holds and withdraws to Lightning (its section on this page). \
-         Funding it, its backup words, restoring it and sending tokens are done on the node: `aiui-cli wallet`.",
-    )
+    ApiError::said(StatusCode::NOT_IMPLEMENTED, "not_on_lan", "error-wallet-not-on-lan", &[])
 }
 
 fn parse<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
@@ -153,11 +137,11 @@ fn refused(e: PayError) -> ApiError {
         PayError::InvalidMint(_) => (StatusCode::BAD_REQUEST, "invalid_mint"),
         PayError::InsufficientFunds { .. } => (StatusCode::CONFLICT, "insufficient_funds"),
         PayError::MintUnreachable { .. } | PayError::Timeout => (StatusCode::BAD_GATEWAY, "mint_unreachable"),
-        PayError::Mint { .. } => (StatusCode::BAD_GATEWAY, "mint_refused"),
+        PayError::Mint { .. } | PayError::WithdrawalRefused(_) => (StatusCode::BAD_GATEWAY, "mint_refused"),
         PayError::MintUnclear { .. } | PayError::Unfinished(_) => (StatusCode::BAD_GATEWAY, "unfinished"),
         _ => (StatusCode::INTERNAL_SERVER_ERROR, "wallet"),
     };
-    let text = e.to_string();
+    let text = e.text(crate::request_locale());
     let mut chars = text.chars();
     let sentence = chars.next().map(|c| c.to_uppercase().chain(chars).collect::<String>()).unwrap_or_default();
     ApiError::new(status, code, format!("{}.", sentence.trim_end_matches('.')))
@@ -306,26 +290,14 @@ async fn withdraw(
     let approve: Approve = parse(&body)?;
     // Too soon is said before the secret is checked, so a TOTP code is not spent on it.
     if origin.quotes.shown(&session, &approve.id).is_some_and(|at| at.elapsed() < APPROVE_DELAY) {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "too_soon",
-            "The quote was only just shown. Read what it costs, then withdraw again.",
-        ));
+        return Err(ApiError::said(StatusCode::CONFLICT, "too_soon", "error-quote-too-soon", &[]));
     }
     let Some(secret) = approve.secret.filter(|s| !s.trim().is_empty()) else {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "secret_required",
-            "Withdrawing needs your approval passphrase or a TOTP code. Nothing was paid.",
-        ));
+        return Err(ApiError::said(StatusCode::FORBIDDEN, "secret_required", "error-withdraw-secret-required", &[]));
     };
     let addr = auth::client_addr(peer, &headers, origin.shared.config.trust_proxy);
     if !origin.check_secret(crate::trusted::Asker::InSession(&signed_in.csrf, addr), &secret).await? {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "wrong_secret",
-            "That is not the approval passphrase (or a current TOTP code). Nothing was paid.",
-        ));
+        return Err(ApiError::said(StatusCode::FORBIDDEN, "wrong_secret", "error-withdraw-wrong-secret", &[]));
     }
     let payments = payments(&origin)?;
     let quote = origin.quotes.take(&session, &approve.id)?;
@@ -339,23 +311,23 @@ async fn withdraw(
             tracing::info!("web: the mint has not finished the withdrawal yet; it goes on in flight");
             return Ok(Json(Outcome::Pending {
                 id: None,
-                message: "The mint has not finished paying the invoice yet. The withdrawal is in flight: it is \
-                          settled when the mint answers, or by reconcile, paid or failed, and you are told."
-                    .into(),
+                message: text(crate::request_locale(), "wallet-lan-not-finished", &[]),
             }));
         }
     };
     Ok(Json(match done.outcome {
         WithdrawalOutcome::Paid { amount_sats, fee_sats } => Outcome::Paid {
-            message: format!("Paid: {amount_sats} sats reached the invoice; the mint's fee was {fee_sats} sats."),
+            message: text(
+                crate::request_locale(),
+                "wallet-lan-paid",
+                &[("amount", amount_sats.into()), ("fee", fee_sats.into())],
+            ),
             id: done.id,
             amount_sats,
             fee_sats,
         },
         WithdrawalOutcome::Pending => Outcome::Pending {
-            message: "The mint is still paying the invoice. The withdrawal is kept in flight; it is settled by \
-                      reconcile (at start-up and every 10 minutes), paid or failed, and you are told."
-                .into(),
+            message: text(crate::request_locale(), "wallet-lan-still-paying", &[]),
             id: Some(done.id),
         },
     }))

@@ -304,3 +304,56 @@ async fn the_pages_words_follow_the_browsers_language_on_both_origins_before_sig
     let response = fixed.http.get(format!("{}api/ui-text", fixed.chat)).header("accept-language", "es").send().await;
     assert_eq!(response.unwrap().json::<Value>().await.unwrap()["lang"], "de");
 }
+
+/// What the service refuses is said in the browser's language: a wrong sign-in, a tool switch with a wrong
+/// approval secret (a refusal on the trusted origin that guards the owner's approvals), and a sign-in past the rate
+/// limit with its plural. English stays as it was.
+#[tokio::test(flavor = "multi_thread")]
+async fn refusals_are_said_in_the_browsers_language() {
+    let limits = LoginLimits { per_address: 2, overall: 100, window: Duration::from_secs(60) };
+    let h = harness(Replies::Script(Vec::new()), limits).await;
+    let login = |language: &'static str| {
+        let request = h
+            .http
+            .post(format!("{}api/login", h.chat))
+            .header("origin", &h.chat_origin)
+            .header("accept-language", language)
+            .json(&json!({ "passphrase": "not-the-passphrase" }));
+        async move {
+            let response = request.send().await.unwrap();
+            (response.status().as_u16(), response.json::<Value>().await.unwrap())
+        }
+    };
+    let (status, spanish) = login("es-ES,es;q=0.9").await;
+    assert_eq!((status, spanish["code"].as_str()), (401, Some("wrong_passphrase")), "{spanish}");
+    assert_eq!(
+        spanish["message"],
+        "Esa frase de contraseña de la LAN no es correcta. Compruébela con el propietario del nodo y vuelva a intentarlo."
+    );
+    let (_, english) = login("en-GB").await;
+    assert_eq!(english["message"], "That LAN passphrase is not right. Check it with the node's owner and try again.");
+    let (status, limited) = login("de-DE").await;
+    assert_eq!(status, 429, "{limited}");
+    let message = limited["message"].as_str().unwrap();
+    assert!(message.starts_with("Zu viele Anmeldeversuche. Warten Sie "), "{message}");
+
+    let owner = h.sign_in(true).await;
+    let response = h
+        .http
+        .post(format!("{}api/invoke/trusted_set_grant", owner.base))
+        .header("origin", &owner.origin)
+        .header("cookie", &owner.cookie)
+        .header("x-csrf-token", &owner.csrf)
+        .header("accept-language", "de")
+        .json(&json!({ "tool": "package_restart", "enabled": false, "secret": "a wrong passphrase" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 403);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["code"], "wrong_secret", "the code the page acts on stays as it is");
+    assert_eq!(
+        body["message"],
+        "Das ist nicht die Freigabe-Passphrase (oder ein aktueller TOTP-Code). Nichts wurde geändert."
+    );
+}

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use aiui_core::Secret;
+use aiui_core::i18n::{self, Locale};
 use aiui_core::pay::{Wallet, WalletBackup};
 use aiui_core::secrets::SecretName;
 use tauri::{Runtime, State, Webview};
@@ -22,9 +23,10 @@ pub async fn trusted_wallet_backup<R: Runtime>(
     shell: State<'_, Shell>,
 ) -> Result<BackupView, CommandError> {
     require_trusted(&webview)?;
+    let locale = shell.locale();
     let wallet = open(&shell, false)
         .await?
-        .ok_or_else(|| CommandError::new("no_wallet", "There is no wallet yet: nothing to back up."))?;
+        .ok_or_else(|| CommandError::said("no_wallet", locale, "error-no-wallet-to-back-up", &[]))?;
     let secrets = shell.secrets.clone();
     // The words are read from the keyring synchronously (a D-Bus round trip).
     let backup = tokio::task::spawn_blocking(move || {
@@ -32,11 +34,11 @@ pub async fn trusted_wallet_backup<R: Runtime>(
     })
     .await
     .map_err(|e| CommandError::new("internal", e.to_string()))?
-    .map_err(pay_error)?;
-    let backup_qr = QrView::encode_exact(backup.as_text().expose()).map_err(qr_error)?;
+    .map_err(|e| pay_error(e, locale))?;
+    let backup_qr = QrView::encode_exact(backup.as_text().expose()).map_err(|e| qr_error(e, locale))?;
     let mints_qr = match backup.mints.is_empty() {
         true => None,
-        false => Some(QrView::encode_exact(&backup.mints.join("\n")).map_err(qr_error)?),
+        false => Some(QrView::encode_exact(&backup.mints.join("\n")).map_err(|e| qr_error(e, locale))?),
     };
     Ok(BackupView { words: backup.words, mints: backup.mints, mints_qr, backup_qr })
 }
@@ -48,10 +50,11 @@ pub async fn trusted_wallet_confirm_backup<R: Runtime>(
     shell: State<'_, Shell>,
 ) -> Result<WalletView, CommandError> {
     require_trusted(&webview)?;
+    let locale = shell.locale();
     let wallet = open(&shell, false)
         .await?
-        .ok_or_else(|| CommandError::new("no_wallet", "There is no wallet yet: nothing to back up."))?;
-    WalletDesk::of(&webview).payments(&shell, &wallet).confirm_backup().map_err(pay_error)?;
+        .ok_or_else(|| CommandError::said("no_wallet", locale, "error-no-wallet-to-back-up", &[]))?;
+    WalletDesk::of(&webview).payments(&shell, &wallet).confirm_backup().map_err(|e| pay_error(e, locale))?;
     view(&webview, &shell, Some(&wallet)).await
 }
 
@@ -65,27 +68,20 @@ pub async fn trusted_wallet_restore<R: Runtime>(
     replace_other_words: bool,
 ) -> Result<RestoreView, CommandError> {
     require_trusted(&webview)?;
+    let locale = shell.locale();
     let text = Secret::new(text);
-    let backup = WalletBackup::parse(text.expose()).map_err(|e| CommandError::new("invalid", sentence(e)))?;
+    let backup = WalletBackup::parse(text.expose()).map_err(|e| CommandError::new("invalid", sentence(e, locale)))?;
     drop(text);
     if backup.mints.is_empty() {
-        return Err(CommandError::new(
-            "invalid",
-            "Add the backup's mint lines under the words (one address per line, https://…): restore asks each mint.",
-        ));
+        return Err(CommandError::said("invalid", locale, "error-restore-no-mints", &[]));
     }
     // The chain is rebuilt onto the restored wallet: no turn may be paying from the old one meanwhile.
-    let _turn = shell
-        .begin_turn()
-        .ok_or_else(|| CommandError::new("busy", "The assistant is answering; restore when it has finished."))?;
+    let _turn = shell.begin_turn().ok_or_else(|| CommandError::said("busy", locale, "error-busy-restore", &[]))?;
     let mut slot = shell.wallet.lock().await;
     if let Some(current) = slot.as_ref() {
-        let total = current.total_balance().await.map_err(pay_error)?;
+        let total = current.total_balance().await.map_err(|e| pay_error(e, locale))?;
         if total > 0 {
-            return Err(CommandError::new(
-                "not_empty",
-                format!("This wallet holds {total} sats: a restore never replaces a wallet that holds ecash."),
-            ));
+            return Err(CommandError::said("not_empty", locale, "error-restore-not-empty", &[("sats", total.into())]));
         }
     }
     let dir = shell.data.0.clone();
@@ -95,20 +91,17 @@ pub async fn trusted_wallet_restore<R: Runtime>(
     let restored = tokio::task::spawn_blocking(move || {
         tokio::runtime::Handle::current().block_on(async move {
             let no_wallet_here = !dir.join("wallet.sqlite3").exists();
-            let stored = secrets.get(SecretName::WalletSeed).map_err(|e| CommandError::new("keyring", e.to_string()))?;
+            let stored =
+                secrets.get(SecretName::WalletSeed).map_err(|e| CommandError::new("keyring", e.to_string()))?;
             if no_wallet_here
                 && !replace_other_words
                 && stored.is_some_and(|stored| stored.expose() != backup.words.expose())
             {
-                return Err(CommandError::new(
-                    "other_words",
-                    "The keyring already holds other wallet words, and no wallet here uses them: they may guard sats \
-                     elsewhere. Write them down first; then tick \"Replace the words in the keyring\" and restore again.",
-                ));
+                return Err(CommandError::said("other_words", locale, "error-restore-other-words", &[]));
             }
             Wallet::restore(&dir, &secrets, &backup.words, &backup.mints, options, replace_other_words)
                 .await
-                .map_err(pay_error)
+                .map_err(|e| pay_error(e, locale))
         })
     })
     .await
@@ -123,22 +116,23 @@ pub async fn trusted_wallet_restore<R: Runtime>(
         .iter()
         .map(|mint| {
             total += mint.unspent_sats;
+            let mut args = vec![("mint", mint.mint.as_str().into()), ("sats", mint.unspent_sats.into())];
             match mint.pending_sats {
-                0 => format!("{}: {} sats", mint.mint, mint.unspent_sats),
-                pending => format!(
-                    "{}: {} sats, and {pending} sats being spent at the mint (a withdrawal under way)",
-                    mint.mint, mint.unspent_sats
-                ),
+                0 => i18n::text(locale, "wallet-restored-mint", &args),
+                pending => {
+                    args.push(("pending", pending.into()));
+                    i18n::text(locale, "wallet-restored-mint-pending", &args)
+                }
             }
         })
         .collect();
-    let mut message = format!("Restored: {total} sats are in the wallet, and its words are in the keyring again.");
+    let mut message = i18n::text(locale, "wallet-restored", &[("sats", total.into())]);
     if let Err(e) = shell.rebuild().await {
-        message.push_str(&format!(" The assistant's backends could not be rebuilt ({e:#}); restart AIUI."));
+        message.push_str(&i18n::text(locale, "wallet-restored-not-rebuilt", &[("error", format!("{e:#}").into())]));
     }
     Ok(RestoreView { found, message, wallet: view(&webview, &shell, Some(&wallet)).await? })
 }
 
-fn sentence(e: aiui_core::pay::PayError) -> String {
-    super::sentence(&e.to_string())
+fn sentence(e: aiui_core::pay::PayError, locale: Locale) -> String {
+    super::sentence(&e.text(locale))
 }

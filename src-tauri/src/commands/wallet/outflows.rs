@@ -5,7 +5,8 @@
 
 use std::time::Duration;
 
-use aiui_core::pay::{TakenBack, Withdrawal, WithdrawalOutcome, clean_invoice};
+use aiui_core::i18n::{Locale, text};
+use aiui_core::pay::{TakenBack, Withdrawal, WithdrawalOutcome, WithdrawalQuote, clean_invoice};
 use tauri::{Runtime, State, Webview};
 
 use super::{APPROVAL_TTL_S, Approval, WalletDesk, no_wallet, now_s, open, pay_error, qr_error, short, timed, view};
@@ -28,24 +29,17 @@ pub async fn trusted_wallet_quote_withdrawal<R: Runtime>(
     everything: bool,
 ) -> Result<ApprovalView, CommandError> {
     require_trusted(&webview)?;
-    let invoice = clean_invoice(&invoice).map_err(pay_error)?;
-    let wallet = open(&shell, false).await?.ok_or_else(no_wallet)?;
+    let locale = shell.locale();
+    let invoice = clean_invoice(&invoice).map_err(|e| pay_error(e, locale))?;
+    let wallet = open(&shell, false).await?.ok_or_else(|| no_wallet(locale))?;
     let mint = mint.map(|m| m.trim().to_owned()).filter(|m| !m.is_empty());
     let desk = WalletDesk::of(&webview);
     let payments = desk.payments(&shell, &wallet);
-    let quote = timed(payments.quote_withdrawal(&invoice, mint.as_deref(), everything)).await?;
+    let quote = timed(payments.quote_withdrawal(&invoice, mint.as_deref(), everything), locale).await?;
     let now = now_s();
     let expires_at_s =
         if quote.expires_at_s > now { quote.expires_at_s.min(now + APPROVAL_TTL_S) } else { now + APPROVAL_TTL_S };
-    let summary = format!("Pay {} sats to this Lightning invoice from {}.", quote.amount_sats, quote.mint);
-    let details = vec![
-        format!("Invoice: {}", short(&quote.invoice)),
-        format!("The invoice receives: {} sats", quote.amount_sats),
-        format!("Lightning fee reserve: up to {} sats (what the mint does not use comes back)", quote.fee_reserve_sats),
-        format!("The mint's input fee: {} sats", quote.input_fee_sats),
-        format!("The most it takes from the wallet: {} sats", quote.most_it_costs_sats),
-    ];
-    let action = format!("Withdraw {} sats", quote.amount_sats);
+    let (summary, details, action) = withdrawal_approval(&quote, locale);
     let id = desk.hold(Approval::Withdrawal(quote), expires_at_s);
     Ok(ApprovalView { id, kind: "withdrawal", summary, details, action, expires_at_s })
 }
@@ -59,29 +53,28 @@ pub async fn trusted_wallet_withdraw<R: Runtime>(
     id: String,
 ) -> Result<WalletDoneView, CommandError> {
     require_trusted(&webview)?;
+    let locale = shell.locale();
     let desk = WalletDesk::of(&webview);
-    let Approval::Withdrawal(quote) = desk.take(&id)? else {
-        return Err(CommandError::new("unknown_approval", "That approval is not a withdrawal; nothing was sent."));
+    let Approval::Withdrawal(quote) = desk.take(&id, locale)? else {
+        return Err(CommandError::said("unknown_approval", locale, "error-not-a-withdrawal", &[]));
     };
-    let wallet = open(&shell, false).await?.ok_or_else(no_wallet)?;
+    let wallet = open(&shell, false).await?.ok_or_else(|| no_wallet(locale))?;
     let payments = desk.payments(&shell, &wallet);
-    let still_paying = format!(
-        "The mint is still paying the invoice of {} sats. The withdrawal stays in flight until the payment ends; \
-         Check settles it, paid or failed.",
-        quote.amount_sats
-    );
+    let still_paying = text(locale, "wallet-withdraw-still-paying", &[("amount", quote.amount_sats.into())]);
     // The melt runs in its own task, never cut off (a melt stopped half-way would be left for reconcile instead of
     // answered). A payment that takes longer than the window waits for (a hold invoice, a slow route) goes on there,
     // and its row in the ledger, written before any proof left, lists it as in flight meanwhile.
     let mut paying = tokio::spawn(async move { payments.withdraw(&quote).await });
     let message = match tokio::time::timeout(WITHDRAW_ANSWER, &mut paying).await {
         Err(_) => still_paying,
-        Ok(joined) => match joined.map_err(|e| CommandError::new("internal", e.to_string()))?.map_err(pay_error)? {
-            Withdrawal { outcome: WithdrawalOutcome::Paid { amount_sats, fee_sats }, .. } => {
-                format!("Paid: {amount_sats} sats reached the invoice; the Lightning fee was {fee_sats} sats.")
+        Ok(joined) => {
+            match joined.map_err(|e| CommandError::new("internal", e.to_string()))?.map_err(|e| pay_error(e, locale))? {
+                Withdrawal { outcome: WithdrawalOutcome::Paid { amount_sats, fee_sats }, .. } => {
+                    text(locale, "wallet-withdraw-paid", &[("amount", amount_sats.into()), ("fee", fee_sats.into())])
+                }
+                Withdrawal { outcome: WithdrawalOutcome::Pending, .. } => still_paying,
             }
-            Withdrawal { outcome: WithdrawalOutcome::Pending, .. } => still_paying,
-        },
+        }
     };
     Ok(WalletDoneView { message, notices: Vec::new(), wallet: view(&webview, &shell, Some(&wallet)).await? })
 }
@@ -95,30 +88,23 @@ pub async fn trusted_wallet_quote_send<R: Runtime>(
     amount_sats: u64,
 ) -> Result<ApprovalView, CommandError> {
     require_trusted(&webview)?;
+    let locale = shell.locale();
     if amount_sats == 0 {
-        return Err(CommandError::new("invalid", "A token is worth at least 1 sat."));
+        return Err(CommandError::said("invalid", locale, "error-token-too-small", &[]));
     }
-    let wallet = open(&shell, false).await?.ok_or_else(no_wallet)?;
+    let wallet = open(&shell, false).await?.ok_or_else(|| no_wallet(locale))?;
     let wanted = aiui_core::budget::normalize_mint_url(&mint);
-    let balances = wallet.balances().await.map_err(pay_error)?;
+    let balances = wallet.balances().await.map_err(|e| pay_error(e, locale))?;
     let Some((mint, held)) =
         balances.into_iter().find(|(m, _)| wanted.is_some() && aiui_core::budget::normalize_mint_url(m) == wanted)
     else {
-        return Err(CommandError::new("invalid", "Choose one of the wallet's mints."));
+        return Err(CommandError::said("invalid", locale, "error-token-pick-mint", &[]));
     };
     if held < amount_sats {
-        return Err(CommandError::new(
-            "insufficient",
-            format!("{mint} holds {held} sats: a token of {amount_sats} sats needs at least that."),
-        ));
+        let args = [("mint", mint.as_str().into()), ("held", held.into()), ("amount", amount_sats.into())];
+        return Err(CommandError::said("insufficient", locale, "error-token-over-held", &args));
     }
-    let summary = format!("Make a Cashu token worth {amount_sats} sats from {mint}, for another wallet.");
-    let details = vec![
-        "Whoever has the token can claim its sats: give it only to the wallet it is for.".to_owned(),
-        "The mint's fee for making it, if it charges one, is added from the wallet.".to_owned(),
-        "It is shown once. Until it is claimed, Take back returns it to this wallet.".to_owned(),
-    ];
-    let action = format!("Make a token of {amount_sats} sats");
+    let (summary, details, action) = token_approval(&mint, amount_sats, locale);
     let desk = WalletDesk::of(&webview);
     let id = desk.hold(Approval::Token { mint, amount_sats }, now_s() + APPROVAL_TTL_S);
     Ok(ApprovalView { id, kind: "token", summary, details, action, expires_at_s: now_s() + APPROVAL_TTL_S })
@@ -132,24 +118,24 @@ pub async fn trusted_wallet_send<R: Runtime>(
     id: String,
 ) -> Result<SentTokenView, CommandError> {
     require_trusted(&webview)?;
+    let locale = shell.locale();
     let desk = WalletDesk::of(&webview);
-    let Approval::Token { mint, amount_sats } = desk.take(&id)? else {
-        return Err(CommandError::new("unknown_approval", "That approval is not a token; nothing was sent."));
+    let Approval::Token { mint, amount_sats } = desk.take(&id, locale)? else {
+        return Err(CommandError::said("unknown_approval", locale, "error-not-a-token", &[]));
     };
-    let wallet = open(&shell, false).await?.ok_or_else(no_wallet)?;
+    let wallet = open(&shell, false).await?.ok_or_else(|| no_wallet(locale))?;
     let payments = desk.payments(&shell, &wallet);
     // No timeout of ours: a send cut off half-way would leave a token nobody was shown.
-    let sent = payments.send_token(&mint, amount_sats).await.map_err(pay_error)?;
+    let sent = payments.send_token(&mint, amount_sats).await.map_err(|e| pay_error(e, locale))?;
     // The token exists and is recorded: it is shown whatever happens next (a QR code that cannot be drawn is left
     // out, the text stays).
-    let qr = QrView::encode_exact(sent.token.expose()).map_err(qr_error).ok();
-    let fee =
-        if sent.fee_sats > 0 { format!(" The mint kept {} sats to make it.", sent.fee_sats) } else { String::new() };
-    let message = format!(
-        "A token of {} sats from {}. Give it to the other wallet now: it is shown only this once.{fee} Until it is \
-         claimed, Take back returns it.",
-        sent.amount_sats, sent.mint
-    );
+    let qr = QrView::encode_exact(sent.token.expose()).map_err(|e| qr_error(e, locale)).ok();
+    let kept = match sent.fee_sats {
+        0 => String::new(),
+        fee => text(locale, "wallet-token-kept", &[("fee", fee.into())]),
+    };
+    let args = [("amount", sent.amount_sats.into()), ("mint", sent.mint.as_str().into()), ("kept", kept.into())];
+    let message = text(locale, "wallet-token-made", &args);
     Ok(SentTokenView {
         id: sent.id,
         token: sent.token,
@@ -167,13 +153,12 @@ pub async fn trusted_wallet_take_back<R: Runtime>(
     id: String,
 ) -> Result<WalletDoneView, CommandError> {
     require_trusted(&webview)?;
-    let wallet = open(&shell, false).await?.ok_or_else(no_wallet)?;
+    let locale = shell.locale();
+    let wallet = open(&shell, false).await?.ok_or_else(|| no_wallet(locale))?;
     let payments = WalletDesk::of(&webview).payments(&shell, &wallet);
-    let message = match payments.take_back(&id).await.map_err(pay_error)? {
-        TakenBack::Returned { credited_sats } => format!("Taken back: {credited_sats} sats are in the wallet again."),
-        TakenBack::Claimed { sats } => {
-            format!("Too late: the other wallet had claimed it; its {sats} sats count as sent.")
-        }
+    let message = match payments.take_back(&id).await.map_err(|e| pay_error(e, locale))? {
+        TakenBack::Returned { credited_sats } => text(locale, "wallet-taken-back", &[("sats", credited_sats.into())]),
+        TakenBack::Claimed { sats } => text(locale, "wallet-too-late", &[("sats", sats.into())]),
     };
     Ok(WalletDoneView { message, notices: Vec::new(), wallet: view(&webview, &shell, Some(&wallet)).await? })
 }
@@ -186,34 +171,118 @@ pub async fn trusted_wallet_reconcile<R: Runtime>(
     shell: State<'_, Shell>,
 ) -> Result<WalletDoneView, CommandError> {
     require_trusted(&webview)?;
-    let wallet = open(&shell, false).await?.ok_or_else(no_wallet)?;
+    let locale = shell.locale();
+    let wallet = open(&shell, false).await?.ok_or_else(|| no_wallet(locale))?;
     let payments = WalletDesk::of(&webview).payments(&shell, &wallet);
-    let report = payments.reconcile().await.map_err(pay_error)?;
+    let report = payments.reconcile().await.map_err(|e| pay_error(e, locale))?;
     let wallet = view(&webview, &shell, Some(&wallet)).await?;
     let message = if report.reconciling_elsewhere {
-        "Another check of this wallet is running right now (the app's own, or aiui-cli); try again in a moment."
-            .to_owned()
+        text(locale, "wallet-check-elsewhere", &[])
     } else {
         let mut parts = vec![match report.outflows_settled {
-            0 => "Checked.".to_owned(),
-            n => format!("Checked: {n} withdrawal(s) or token(s) ended."),
+            0 => text(locale, "wallet-checked", &[]),
+            n => text(locale, "wallet-checked-ended", &[("count", n.into())]),
         }];
         // Counted from the list, which also holds a withdrawal whose payment this app is still waiting for (the check
         // leaves that one to the call that made it).
         let open = wallet.outflows.iter().filter(|row| row.open).count();
         if open > 0 {
-            parts.push(format!("{open} still in flight."));
+            parts.push(text(locale, "wallet-still-in-flight", &[("count", open.into())]));
         }
         if report.minted_sats > 0 {
-            parts.push(format!("{} sats minted from paid invoices.", report.minted_sats));
+            parts.push(text(locale, "wallet-minted", &[("sats", report.minted_sats.into())]));
         }
         if report.unreachable > 0 {
-            parts.push(format!(
-                "{} could not be checked (a mint did not answer); they stay recorded.",
-                report.unreachable
-            ));
+            parts.push(text(locale, "wallet-not-checked", &[("count", report.unreachable.into())]));
         }
         parts.join(" ")
     };
     Ok(WalletDoneView { message, notices: report.notices, wallet })
+}
+
+/// What the owner approves for a withdrawal, in `locale`: the summary, the figures, and the Approve button's words.
+fn withdrawal_approval(quote: &WithdrawalQuote, locale: Locale) -> (String, Vec<String>, String) {
+    let summary = text(
+        locale,
+        "wallet-withdraw-summary",
+        &[("amount", quote.amount_sats.into()), ("mint", quote.mint.as_str().into())],
+    );
+    let details = vec![
+        text(locale, "wallet-withdraw-invoice", &[("invoice", short(&quote.invoice).into())]),
+        text(locale, "wallet-withdraw-receives", &[("amount", quote.amount_sats.into())]),
+        text(locale, "wallet-withdraw-reserve", &[("reserve", quote.fee_reserve_sats.into())]),
+        text(locale, "wallet-withdraw-input-fee", &[("fee", quote.input_fee_sats.into())]),
+        text(locale, "wallet-withdraw-most", &[("most", quote.most_it_costs_sats.into())]),
+    ];
+    let action = text(locale, "wallet-withdraw-action", &[("amount", quote.amount_sats.into())]);
+    (summary, details, action)
+}
+
+/// What the owner approves for a token made for another wallet, in `locale`.
+fn token_approval(mint: &str, amount_sats: u64, locale: Locale) -> (String, Vec<String>, String) {
+    let summary = text(locale, "wallet-token-summary", &[("amount", amount_sats.into()), ("mint", mint.into())]);
+    let details = ["wallet-token-whoever", "wallet-token-fee", "wallet-token-once"]
+        .into_iter()
+        .map(|key| text(locale, key, &[]))
+        .collect();
+    let action = text(locale, "wallet-token-action", &[("amount", amount_sats.into())]);
+    (summary, details, action)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quote() -> WithdrawalQuote {
+        WithdrawalQuote {
+            quote_id: "q1".into(),
+            mint: "https://mint.example".into(),
+            invoice: "lnbc5u1pjexampleexampleexampleexampleexample".into(),
+            amount_sats: 500,
+            fee_reserve_sats: 10,
+            input_fee_sats: 1,
+            most_it_costs_sats: 511,
+            expires_at_s: 0,
+        }
+    }
+
+    /// What the owner approves before sats leave reads as it did in English, and in the owner's language otherwise,
+    /// with every figure in it.
+    #[test]
+    fn a_withdrawal_and_a_token_are_approved_in_the_owners_language() {
+        let (summary, details, action) = withdrawal_approval(&quote(), Locale::En);
+        assert_eq!(summary, "Pay 500 sats to this Lightning invoice from https://mint.example.");
+        assert_eq!(
+            details,
+            [
+                "Invoice: lnbc5u1pjexampleexam…eexample",
+                "The invoice receives: 500 sats",
+                "Lightning fee reserve: up to 10 sats (what the mint does not use comes back)",
+                "The mint's input fee: 1 sats",
+                "The most it takes from the wallet: 511 sats",
+            ]
+        );
+        assert_eq!(action, "Withdraw 500 sats");
+        let (summary, details, action) = withdrawal_approval(&quote(), Locale::De);
+        assert_eq!(summary, "500 Sats an diese Lightning-Rechnung zahlen, von https://mint.example.");
+        assert_eq!(details[4], "Höchstens aus der Wallet: 511 Sats");
+        assert_eq!(action, "500 Sats auszahlen");
+        let (summary, _, action) = withdrawal_approval(&quote(), Locale::Es);
+        assert_eq!(summary, "Pagar 500 sats a esta factura Lightning desde https://mint.example.");
+        assert_eq!(action, "Retirar 500 sats");
+
+        let (summary, details, action) = token_approval("https://mint.example", 200, Locale::En);
+        assert_eq!(summary, "Make a Cashu token worth 200 sats from https://mint.example, for another wallet.");
+        assert_eq!(details[0], "Whoever has the token can claim its sats: give it only to the wallet it is for.");
+        assert_eq!(action, "Make a token of 200 sats");
+        let (summary, details, action) = token_approval("https://mint.example", 200, Locale::Es);
+        assert_eq!(summary, "Crear un token Cashu de 200 sats desde https://mint.example, para otra cartera.");
+        assert_eq!(details.len(), 3);
+        assert_eq!(action, "Crear un token de 200 sats");
+        for locale in [Locale::De, Locale::Es] {
+            let (_, english, _) = token_approval("https://mint.example", 200, Locale::En);
+            let (_, theirs, _) = token_approval("https://mint.example", 200, locale);
+            assert!(theirs.iter().zip(&english).all(|(a, b)| a != b), "{locale}: {theirs:?}");
+        }
+    }
 }

@@ -190,6 +190,7 @@ budget-not-paid = Ich konnte diese Anfrage nicht bezahlen, deshalb habe ich hier
 claude-raise = Der Besitzer kann Claudes Budget im Einstellungsfenster von AIUI erhöhen (oder mit `aiui-cli budget set --claude-usd BETRAG`).
 claude-abandoned = Eine Claude-Anfrage eines AIUI-Prozesses, der endete, bevor ihre Antwort kam, wurde mit ihrem Höchstbetrag von { $amount } auf Claudes Budget angerechnet: Anthropic hat sie vielleicht berechnet, und keine Antwort hat gesagt, was sie gekostet hat.
 claude-usage-above = Claude hat einen Verbrauch gemeldet, der { $priced } kosten würde, mehr als die { $reserved }, die diese Anfrage höchstens kosten konnte. Angerechnet wurden { $reserved }, das Höchste, was sie kosten konnte; sehen Sie in der Konsole von Anthropic nach, was berechnet wurde.
+claude-maybe-billed = Sie wurde mit dem Höchstbetrag von { $reserved } auf Claudes Budget angerechnet: Anthropic hat sie möglicherweise berechnet.
 claude-notice-80 = Claude hat { $spent } seines Budgets über { $allowance } gekostet (80 % oder mehr). Es wird übergangen, sobald das Budget aufgebraucht ist. { $raise }
 budget-notice-80 = Der Assistent hat { $spent } seines Budgets über { $allowance } Sats ausgegeben (80 % oder mehr). Bezahlte Anfragen enden, wenn es aufgebraucht ist; der Besitzer kann es im Einstellungsfenster von AIUI aufstocken.
 claude-off = Claude wird nicht genutzt: Sein Budget beträgt 0 $. { $raise }
@@ -442,3 +443,43 @@ cost-sats = { $sats ->
     }
 cost-free = 0{"\u00A0"}$
 cost-separator = {" + "}
+
+## Was der Ausgangsfilter geändert hat, nach `screen:` im Terminal.
+egress-report = { $redacted } geschwärzt, { $placeholders } Platzhalter
+egress-report-kinds = { $redacted } geschwärzt ({ $kinds }), { $placeholders } Platzhalter
+
+## Die Wallet im vertrauenswürdigen Fenster: was der Eigentümer freigibt, bevor Sats gehen, und was daraus wurde.
+wallet-withdraw-summary = { $amount } Sats an diese Lightning-Rechnung zahlen, von { $mint }.
+wallet-withdraw-invoice = Rechnung: { $invoice }
+wallet-withdraw-receives = Die Rechnung erhält: { $amount } Sats
+wallet-withdraw-reserve = Reserve für die Lightning-Gebühr: bis zu { $reserve } Sats (was die Mint nicht braucht, kommt zurück)
+wallet-withdraw-input-fee = Eingangsgebühr der Mint: { $fee } Sats
+wallet-withdraw-most = Höchstens aus der Wallet: { $most } Sats
+wallet-withdraw-action = { $amount } Sats auszahlen
+wallet-withdraw-still-paying = Die Mint bezahlt die Rechnung über { $amount } Sats noch. Die Auszahlung bleibt unterwegs, bis die Zahlung endet; „Bei den Mints prüfen“ rechnet sie ab, bezahlt oder gescheitert.
+wallet-withdraw-paid = Bezahlt: { $amount } Sats sind bei der Rechnung angekommen; die Lightning-Gebühr betrug { $fee } Sats.
+wallet-token-summary = Einen Cashu-Token über { $amount } Sats von { $mint } erstellen, für eine andere Wallet.
+wallet-token-whoever = Wer den Token hat, kann seine Sats einlösen: Geben Sie ihn nur der Wallet, für die er bestimmt ist.
+wallet-token-fee = Die Gebühr der Mint für die Erstellung, falls sie eine verlangt, wird aus der Wallet beglichen.
+wallet-token-once = Er wird einmal angezeigt. Solange er nicht eingelöst ist, holt „Zurückholen“ ihn in diese Wallet zurück.
+wallet-token-action = Token über { $amount } Sats erstellen
+wallet-token-made = Ein Token über { $amount } Sats von { $mint }. Geben Sie ihn jetzt der anderen Wallet: Er wird nur dieses eine Mal angezeigt.{ $kept } Solange er nicht eingelöst ist, holt „Zurückholen“ ihn zurück.
+wallet-token-kept = {" "}Die Mint hat für die Erstellung { $fee } Sats behalten.
+wallet-taken-back = Zurückgeholt: { $sats } Sats sind wieder in der Wallet.
+wallet-too-late = Zu spät: Die andere Wallet hatte ihn schon eingelöst; seine { $sats } Sats gelten als gesendet.
+wallet-check-elsewhere = Gerade läuft eine andere Prüfung dieser Wallet (die der App selbst oder aiui-cli); versuchen Sie es gleich noch einmal.
+wallet-checked = Geprüft.
+wallet-checked-ended = { $count ->
+        [one] Geprüft: { $count } Auszahlung oder Token ist abgeschlossen.
+       *[other] Geprüft: { $count } Auszahlungen oder Tokens sind abgeschlossen.
+    }
+wallet-still-in-flight = { $count } noch unterwegs.
+wallet-minted = { $sats } Sats aus bezahlten Rechnungen geprägt.
+wallet-not-checked = { $count } konnten nicht geprüft werden (eine Mint hat nicht geantwortet); sie bleiben verbucht.
+wallet-restored = Wiederhergestellt: { $sats } Sats sind in der Wallet, und ihre Wörter sind wieder im Schlüsselbund.
+wallet-restored-not-rebuilt = {" "}Die Backends des Assistenten konnten nicht neu aufgebaut werden ({ $error }); starten Sie AIUI neu.
+wallet-restored-mint = { $mint }: { $sats } Sats
+wallet-restored-mint-pending = { $mint }: { $sats } Sats, und { $pending } Sats werden bei der Mint gerade ausgegeben (eine laufende Auszahlung)
+wallet-lan-not-finished = Die Mint hat die Rechnung noch nicht fertig bezahlt. Die Auszahlung ist unterwegs: Sie wird abgerechnet, wenn die Mint antwortet, oder beim Abgleich, bezahlt oder gescheitert, und Sie erfahren es.
+wallet-lan-paid = Bezahlt: { $amount } Sats sind bei der Rechnung angekommen; die Gebühr der Mint betrug { $fee } Sats.
+wallet-lan-still-paying = Die Mint bezahlt die Rechnung noch. Die Auszahlung bleibt unterwegs; der Abgleich rechnet sie ab (beim Start und alle 10 Minuten), bezahlt oder gescheitert, und Sie erfahren es.

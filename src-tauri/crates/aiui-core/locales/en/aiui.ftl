@@ -202,6 +202,8 @@ claude-raise = The owner can raise Claude's allowance in AIUI's settings window 
 # A request counted at its most: $amount, $priced and $reserved are dollar amounts, formatted.
 claude-abandoned = A Claude request made by an AIUI process that ended before its answer arrived was counted at its most, { $amount }, against Claude's allowance: Anthropic may have billed it, and no answer said what it cost.
 claude-usage-above = Claude reported usage that would cost { $priced }, more than the { $reserved } this request could cost at most. It was counted at { $reserved }, the most it could cost; check Anthropic's console for what was billed.
+# Added to a failed Claude request's reason when the request may have been billed; $reserved is formatted.
+claude-maybe-billed = It was counted against Claude's allowance at its most, { $reserved }: Anthropic may have billed it.
 claude-notice-80 = Claude has cost { $spent } of its { $allowance } allowance (80% or more). It is passed over once the allowance runs out. { $raise }
 budget-notice-80 = The assistant has spent { $spent } of its { $allowance }-sat allowance (80% or more). Paid requests stop when it runs out; the owner can top it up in AIUI's settings window.
 claude-off = Claude is not used: its allowance is $0. { $raise }
@@ -476,3 +478,44 @@ cost-sats = { $sats ->
 cost-free = $0
 # Between the dollar and the sats parts.
 cost-separator = {" + "}
+
+## What the egress screen changed, after `screen:` in the terminal (egress/mod.rs, Report::text). $kinds are the
+## kinds' short names with their counts ("bip39 1, xprv 2"), as the redaction markers in the body name them.
+egress-report = { $redacted } redacted, { $placeholders } placeholders
+egress-report-kinds = { $redacted } redacted ({ $kinds }), { $placeholders } placeholders
+
+## The wallet in the trusted window: what the owner approves before sats leave, and what came of it (the desktop's
+## wallet commands). Amounts in sats are numbers; $mint is a mint's URL, $invoice the invoice cut short.
+wallet-withdraw-summary = Pay { $amount } sats to this Lightning invoice from { $mint }.
+wallet-withdraw-invoice = Invoice: { $invoice }
+wallet-withdraw-receives = The invoice receives: { $amount } sats
+wallet-withdraw-reserve = Lightning fee reserve: up to { $reserve } sats (what the mint does not use comes back)
+wallet-withdraw-input-fee = The mint's input fee: { $fee } sats
+wallet-withdraw-most = The most it takes from the wallet: { $most } sats
+wallet-withdraw-action = Withdraw { $amount } sats
+wallet-withdraw-still-paying = The mint is still paying the invoice of { $amount } sats. The withdrawal stays in flight until the payment ends; Check settles it, paid or failed.
+wallet-withdraw-paid = Paid: { $amount } sats reached the invoice; the Lightning fee was { $fee } sats.
+wallet-token-summary = Make a Cashu token worth { $amount } sats from { $mint }, for another wallet.
+wallet-token-whoever = Whoever has the token can claim its sats: give it only to the wallet it is for.
+wallet-token-fee = The mint's fee for making it, if it charges one, is added from the wallet.
+wallet-token-once = It is shown once. Until it is claimed, Take back returns it to this wallet.
+wallet-token-action = Make a token of { $amount } sats
+# $kept is wallet-token-kept or empty.
+wallet-token-made = A token of { $amount } sats from { $mint }. Give it to the other wallet now: it is shown only this once.{ $kept } Until it is claimed, Take back returns it.
+wallet-token-kept = {" "}The mint kept { $fee } sats to make it.
+wallet-taken-back = Taken back: { $sats } sats are in the wallet again.
+wallet-too-late = Too late: the other wallet had claimed it; its { $sats } sats count as sent.
+wallet-check-elsewhere = Another check of this wallet is running right now (the app's own, or aiui-cli); try again in a moment.
+wallet-checked = Checked.
+wallet-checked-ended = Checked: { $count } withdrawal(s) or token(s) ended.
+wallet-still-in-flight = { $count } still in flight.
+wallet-minted = { $sats } sats minted from paid invoices.
+wallet-not-checked = { $count } could not be checked (a mint did not answer); they stay recorded.
+wallet-restored = Restored: { $sats } sats are in the wallet, and its words are in the keyring again.
+wallet-restored-not-rebuilt = {" "}The assistant's backends could not be rebuilt ({ $error }); restart AIUI.
+wallet-restored-mint = { $mint }: { $sats } sats
+wallet-restored-mint-pending = { $mint }: { $sats } sats, and { $pending } sats being spent at the mint (a withdrawal under way)
+# The LAN service's trusted origin, after a withdrawal was approved there.
+wallet-lan-not-finished = The mint has not finished paying the invoice yet. The withdrawal is in flight: it is settled when the mint answers, or by reconcile, paid or failed, and you are told.
+wallet-lan-paid = Paid: { $amount } sats reached the invoice; the mint's fee was { $fee } sats.
+wallet-lan-still-paying = The mint is still paying the invoice. The withdrawal is kept in flight; it is settled by reconcile (at start-up and every 10 minutes), paid or failed, and you are told.

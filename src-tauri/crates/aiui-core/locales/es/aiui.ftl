@@ -189,6 +189,7 @@ budget-not-paid = No pude pagar esta petición, así que me detuve aquí. Del pr
 claude-raise = El propietario puede aumentar el presupuesto de Claude en la ventana de ajustes de AIUI (o con `aiui-cli budget set --claude-usd CANTIDAD`).
 claude-abandoned = Una solicitud a Claude hecha por un proceso de AIUI que terminó antes de que llegara su respuesta se contó por su máximo, { $amount }, en el presupuesto de Claude: puede que Anthropic la haya cobrado, y ninguna respuesta dijo lo que costó.
 claude-usage-above = Claude informó de un uso que costaría { $priced }, más de los { $reserved } que esta solicitud podía costar como máximo. Se contó por { $reserved }, lo máximo que podía costar; consulte en la consola de Anthropic lo que se cobró.
+claude-maybe-billed = Se contó contra la asignación de Claude por lo máximo, { $reserved }: Anthropic puede haberla cobrado.
 claude-notice-80 = Claude ha costado { $spent } de su presupuesto de { $allowance } (80 % o más). Se omite en cuanto el presupuesto se agote. { $raise }
 budget-notice-80 = El asistente ha gastado { $spent } de su presupuesto de { $allowance } sats (80 % o más). Las solicitudes de pago se detienen cuando se agote; el propietario puede recargarlo en la ventana de ajustes de AIUI.
 claude-off = Claude no se usa: su presupuesto es de 0 US$. { $raise }
@@ -441,3 +442,43 @@ cost-sats = { $sats ->
     }
 cost-free = 0{"\u00A0"}US$
 cost-separator = {" + "}
+
+## Lo que cambió el filtro de salida, tras `screen:` en la terminal.
+egress-report = { $redacted } ocultados, { $placeholders } marcadores
+egress-report-kinds = { $redacted } ocultados ({ $kinds }), { $placeholders } marcadores
+
+## La cartera en la ventana de confianza: lo que el propietario aprueba antes de que salgan sats, y en qué quedó.
+wallet-withdraw-summary = Pagar { $amount } sats a esta factura Lightning desde { $mint }.
+wallet-withdraw-invoice = Factura: { $invoice }
+wallet-withdraw-receives = La factura recibe: { $amount } sats
+wallet-withdraw-reserve = Reserva para la comisión Lightning: hasta { $reserve } sats (lo que la mint no use vuelve)
+wallet-withdraw-input-fee = Comisión de entrada de la mint: { $fee } sats
+wallet-withdraw-most = Lo máximo que sale de la cartera: { $most } sats
+wallet-withdraw-action = Retirar { $amount } sats
+wallet-withdraw-still-paying = La mint aún está pagando la factura de { $amount } sats. El retiro sigue en curso hasta que termine el pago; «Comprobar con las mints» lo liquida, pagado o fallido.
+wallet-withdraw-paid = Pagado: { $amount } sats llegaron a la factura; la comisión Lightning fue de { $fee } sats.
+wallet-token-summary = Crear un token Cashu de { $amount } sats desde { $mint }, para otra cartera.
+wallet-token-whoever = Quien tenga el token puede cobrar sus sats: déselo solo a la cartera a la que va destinado.
+wallet-token-fee = La comisión de la mint por crearlo, si cobra una, se añade desde la cartera.
+wallet-token-once = Se muestra una sola vez. Hasta que se cobre, «Recuperar» lo devuelve a esta cartera.
+wallet-token-action = Crear un token de { $amount } sats
+wallet-token-made = Un token de { $amount } sats desde { $mint }. Déselo ahora a la otra cartera: solo se muestra esta vez.{ $kept } Hasta que se cobre, «Recuperar» lo devuelve.
+wallet-token-kept = {" "}La mint se quedó { $fee } sats por crearlo.
+wallet-taken-back = Recuperado: { $sats } sats vuelven a estar en la cartera.
+wallet-too-late = Demasiado tarde: la otra cartera ya lo había cobrado; sus { $sats } sats cuentan como enviados.
+wallet-check-elsewhere = Ahora mismo se está comprobando esta cartera en otro lugar (la propia aplicación o aiui-cli); vuelva a intentarlo en un momento.
+wallet-checked = Comprobado.
+wallet-checked-ended = { $count ->
+        [one] Comprobado: { $count } retiro o token ha terminado.
+       *[other] Comprobado: { $count } retiros o tokens han terminado.
+    }
+wallet-still-in-flight = { $count } aún en curso.
+wallet-minted = { $sats } sats acuñados de facturas pagadas.
+wallet-not-checked = { $count } no se pudieron comprobar (una mint no respondió); siguen registrados.
+wallet-restored = Restaurado: { $sats } sats están en la cartera, y sus palabras vuelven a estar en el llavero.
+wallet-restored-not-rebuilt = {" "}No se pudieron reconstruir los backends del asistente ({ $error }); reinicie AIUI.
+wallet-restored-mint = { $mint }: { $sats } sats
+wallet-restored-mint-pending = { $mint }: { $sats } sats, y { $pending } sats se están gastando en la mint (un retiro en curso)
+wallet-lan-not-finished = La mint aún no ha terminado de pagar la factura. El retiro está en curso: se liquida cuando la mint responda, o en la conciliación, pagado o fallido, y se le avisa.
+wallet-lan-paid = Pagado: { $amount } sats llegaron a la factura; la comisión de la mint fue de { $fee } sats.
+wallet-lan-still-paying = La mint aún está pagando la factura. El retiro sigue en curso; la conciliación lo liquida (al arrancar y cada 10 minutos), pagado o fallido, y se le avisa.

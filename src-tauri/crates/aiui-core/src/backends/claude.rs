@@ -23,7 +23,7 @@ use crate::budget::{ClaudeAllowance, ClaudePolicy, Reservation, pass_over_messag
 use crate::egress::Origin;
 use crate::i18n::{self, Locale};
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
-use crate::pricing::{ModelPrice, Prices, format_usd, format_usd_in};
+use crate::pricing::{ModelPrice, Prices, format_usd_in};
 use crate::secrets::{SecretName, Secrets};
 
 const NAME: &str = "claude";
@@ -215,19 +215,17 @@ impl Claude {
             }
             Err((error, Billed::Maybe)) => {
                 let _ = allowance.settle(reservation, reserved);
-                let counted = format!(
-                    " It was counted against Claude's allowance at its most, {}: Anthropic may have billed it.",
-                    format_usd(reserved)
-                );
+                let counted =
+                    i18n::text(locale, "claude-maybe-billed", &[("reserved", format_usd_in(locale, reserved).into())]);
                 Err(match error {
                     BackendError::Unavailable { backend, reason } => {
-                        BackendError::Unavailable { backend, reason: format!("{reason}.{counted}") }
+                        BackendError::Unavailable { backend, reason: format!("{reason}. {counted}") }
                     }
                     BackendError::CutOff { backend, reason, partial } => {
-                        BackendError::CutOff { backend, reason: format!("{reason}.{counted}"), partial }
+                        BackendError::CutOff { backend, reason: format!("{reason}. {counted}"), partial }
                     }
                     BackendError::Protocol { backend, detail } => {
-                        BackendError::Protocol { backend, detail: format!("{detail}.{counted}") }
+                        BackendError::Protocol { backend, detail: format!("{detail}. {counted}") }
                     }
                     other => other,
                 })

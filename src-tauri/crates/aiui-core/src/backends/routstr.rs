@@ -473,7 +473,7 @@ impl Routstr {
                     tracing::warn!(error = %e, "a token refused with 402 could not be taken back yet");
                     self.payments.keep_in_flight(&payment).await;
                     let notice =
-                        Told::NotTakenBackYet { provider: &provider.label(), error: e.to_string() }.text(locale);
+                        Told::NotTakenBackYet { provider: &provider.label(), error: e.text(locale) }.text(locale);
                     self.payments.keep_notices(std::slice::from_ref(&notice));
                     notices.push(notice);
                     false
@@ -516,8 +516,8 @@ impl Routstr {
                 | PayError::Timeout
                 | PayError::Mint { .. }
                 | PayError::MintUnclear { .. }),
-            ) => Told::MintDown { error: e.to_string() },
-            NotPaid::Wallet(e) => Told::NotPaid { error: e.to_string() },
+            ) => Told::MintDown { error: e.text(locale) },
+            NotPaid::Wallet(e) => Told::NotPaid { error: e.text(locale) },
         };
         told.text(locale)
     }

@@ -69,17 +69,44 @@ pub struct BudgetUpdate {
     pub accepted_mints: Option<Vec<String>>,
 }
 
-/// Why the budget could not be read or written. The message says what to do.
+/// Why the budget could not be read or written. The message says what to do; [`BudgetError::text`] says it in the
+/// owner's language, and `Display` in English.
 #[derive(Debug, thiserror::Error)]
+#[error("{}", self.text(Locale::En))]
 pub enum BudgetError {
-    #[error("could not read the budget file {path}: {source}")]
-    Read { path: String, source: std::io::Error },
-    #[error("the budget file {path} is damaged ({reason}); fix or remove it and set the budget again")]
-    Corrupt { path: String, reason: String },
-    #[error("could not save the budget to {path}: {source}. Nothing was changed")]
-    Write { path: String, source: std::io::Error },
-    #[error("invalid budget setting: {0}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    Corrupt {
+        path: String,
+        reason: String,
+    },
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
     Invalid(String),
+    /// An accepted mint the owner typed that is not a mint's URL.
+    NotAMint(String),
+}
+
+impl BudgetError {
+    /// What went wrong, and what to do, in `locale`.
+    pub fn text(&self, locale: Locale) -> String {
+        let at = |key: &str, path: &str, name: &str, why: String| {
+            i18n::text(locale, key, &[("path", path.into()), (name, why.into())])
+        };
+        match self {
+            Self::Read { path, source } => at("budget-error-read", path, "error", source.to_string()),
+            Self::Corrupt { path, reason } => at("budget-error-corrupt", path, "reason", reason.clone()),
+            Self::Write { path, source } => at("budget-error-write", path, "error", source.to_string()),
+            Self::Invalid(reason) => i18n::text(locale, "budget-error-invalid", &[("reason", reason.as_str().into())]),
+            Self::NotAMint(typed) => {
+                i18n::text(locale, "budget-error-not-a-mint", &[("mint", format!("{typed:?}").into())])
+            }
+        }
+    }
 }
 
 /// What a turn may spend, fixed at the turn's start from operator config only. A zero allowance affords nothing.

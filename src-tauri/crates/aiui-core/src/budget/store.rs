@@ -202,9 +202,7 @@ impl BudgetStore {
         if let Some(mints) = update.accepted_mints {
             let mut normalized = Vec::new();
             for mint in mints {
-                let url = normalize_mint_url(&mint).ok_or_else(|| {
-                    BudgetError::Invalid(format!("{mint:?} is not a mint URL (expected https://… or http://…)"))
-                })?;
+                let url = normalize_mint_url(&mint).ok_or_else(|| BudgetError::NotAMint(mint.clone()))?;
                 if !normalized.contains(&url) {
                     normalized.push(url);
                 }

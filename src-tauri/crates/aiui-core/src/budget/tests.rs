@@ -184,7 +184,7 @@ fn set_validates_mints_and_a_failed_write_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let store = with_allowance(&dir, 10);
     let bad = store.set(BudgetUpdate { accepted_mints: Some(vec!["ftp://x".into()]), ..Default::default() });
-    assert!(matches!(bad, Err(BudgetError::Invalid(_))), "{bad:?}");
+    assert!(matches!(bad, Err(BudgetError::NotAMint(_))), "{bad:?}");
     let normalized = store
         .set(BudgetUpdate { accepted_mints: Some(vec!["HTTPS://Mint.Example/".into()]), ..Default::default() })
         .unwrap();

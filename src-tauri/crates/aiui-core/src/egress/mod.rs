@@ -138,6 +138,19 @@ impl Report {
     pub fn is_clean(&self) -> bool {
         self.redactions.is_empty() && self.placeholders == 0
     }
+
+    /// The counts in `locale`: "3 redacted (bip39 1, xprv 2), 0 placeholders". The kinds keep their short names,
+    /// which the redaction markers in the screened text carry too.
+    pub fn text(&self, locale: Locale) -> String {
+        let total: usize = self.redactions.iter().map(|(_, n)| n).sum();
+        let mut args = vec![("redacted", total.into()), ("placeholders", self.placeholders.into())];
+        if total == 0 {
+            return i18n::text(locale, "egress-report", &args);
+        }
+        let kinds: Vec<String> = self.redactions.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        args.push(("kinds", kinds.join(", ").into()));
+        i18n::text(locale, "egress-report-kinds", &args)
+    }
 }
 
 impl fmt::Display for Report {

@@ -10,8 +10,9 @@ use unic_langid::LanguageIdentifier;
 use super::{Locale, pseudo};
 
 /// The files of every locale's catalogue: the loop's own text, the words of each page (served to them by
-/// [`super::page_text`]), then the command line's own lines.
-pub(super) const FILES: [&str; 5] = ["aiui.ftl", "chat.ftl", "login.ftl", "trusted.ftl", "cli.ftl"];
+/// [`super::page_text`]), the command line's own lines, then the refusals and failures every part writes (the
+/// wallet's, the prices', the allowances', the shells').
+pub(super) const FILES: [&str; 6] = ["aiui.ftl", "chat.ftl", "login.ftl", "trusted.ftl", "cli.ftl", "errors.ftl"];
 /// The files in [`FILES`] that hold the pages' words.
 pub(super) const PAGE_FILES: [&str; 3] = ["chat.ftl", "login.ftl", "trusted.ftl"];
 /// The messages of `aiui.ftl` the pages are sent as well: the node's state names, which they show beside each app
@@ -26,6 +27,7 @@ macro_rules! catalogue {
             include_str!(concat!("../../locales/", $tag, "/login.ftl")),
             include_str!(concat!("../../locales/", $tag, "/trusted.ftl")),
             include_str!(concat!("../../locales/", $tag, "/cli.ftl")),
+            include_str!(concat!("../../locales/", $tag, "/errors.ftl")),
         ]
     };
 }

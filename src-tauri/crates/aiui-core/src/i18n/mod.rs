@@ -6,6 +6,8 @@
 
 mod catalog;
 #[cfg(test)]
+mod error_tests;
+#[cfg(test)]
 mod loop_tests;
 mod pseudo;
 #[cfg(test)]

@@ -8,7 +8,7 @@ use cdk_common::wallet::KeysetLoadPolicy;
 
 use super::ledger::{Outflow, OutflowKind, PaymentState};
 use super::payments::Payments;
-use super::{PayError, ReconcileReport, WalletNotice, classify};
+use super::{PayError, ReconcileReport, Unfinished, WalletNotice, classify};
 
 /// Proofs whose keyset ends within this long are moved to the active keyset.
 const EXPIRY_MARGIN_S: u64 = 14 * 24 * 3600;
@@ -89,7 +89,7 @@ impl Payments {
         // Recorded once the swap is done: the fee is exact (a swap's outputs are its inputs less the input fee).
         let spent = wallet.localstore.get_proofs_by_ys(ys).await.map_err(|e| PayError::Store(e.to_string()))?;
         if spent.iter().any(|info| info.state == State::Unspent) {
-            return Err(PayError::Unfinished(format!("the swap at {mint} did not take every old proof")));
+            return Err(PayError::Unfinished(Unfinished::Swap { mint: mint.to_owned() }));
         }
         let row = Outflow {
             id: hex::encode(rand::random::<[u8; 12]>()),

@@ -41,61 +41,138 @@ pub use wallet::{Wallet, WalletOptions, proofs_at};
 pub use withdraw::{Withdrawal, WithdrawalOutcome, WithdrawalQuote, clean_invoice};
 
 use crate::Secret;
+use crate::i18n::{self, Locale};
 
 /// The header that carries the payment out and the change back (routstr.md §2; `X-Cashu-Refund` does not exist).
 pub const CASHU_HEADER: &str = "X-Cashu";
 
-/// Why a wallet operation failed. `auto_pay_token` turns every one of these into `None`.
+/// Why a wallet operation failed. `auto_pay_token` turns every one of these into `None`. Said to the owner with
+/// [`PayError::text`]; its `Display` is the English.
 #[derive(Debug, thiserror::Error)]
+#[error("{}", self.text(Locale::En))]
 pub enum PayError {
-    #[error(
-        "the wallet seed is missing from the keyring but a wallet exists in the data dir; restore the seed words \
-             into the keyring (or move the wallet aside) before opening it"
-    )]
     SeedMissing,
-    #[error("wallet seed: {0}")]
     Seed(String),
-    #[error("keyring: {0}")]
     Keyring(String),
-    #[error("wallet store: {0}")]
     Store(String),
-    #[error("could not write the payment ledger: {0}. No token left the wallet")]
+    /// The ledger could not be written; no token left the wallet.
     Ledger(String),
-    #[error("not a usable Cashu token: {0}")]
     InvalidToken(String),
-    #[error("not a usable Lightning invoice: {0}")]
     InvalidInvoice(String),
-    #[error("not a mint URL: {0}")]
     InvalidMint(String),
-    #[error("the mint {mint} could not be reached: {reason}")]
-    MintUnreachable { mint: String, reason: String },
-    #[error("the mint {mint} refused: {reason}")]
-    Mint { mint: String, reason: String },
-    #[error("not enough ecash at an accepted mint for {needed} sats")]
-    InsufficientFunds { needed: u64 },
-    #[error("no mint is both accepted by the owner and listed by the provider")]
+    MintUnreachable {
+        mint: String,
+        reason: String,
+    },
+    Mint {
+        mint: String,
+        reason: String,
+    },
+    InsufficientFunds {
+        needed: u64,
+    },
     NoCommonMint,
-    #[error("the mint's fee would take the payment over the allowance")]
     OverBudget,
-    #[error("the token would span several keysets, which providers reject")]
     MultiKeyset,
-    #[error("the token was already redeemed at the mint")]
     AlreadySpent,
-    #[error("timed out waiting for the mint")]
     Timeout,
-    #[error("no open payment {0} in the ledger")]
     UnknownPayment(String),
-    #[error("payment {id} was moved to {state} by another process; left as it is")]
-    Moved { id: String, state: String },
-    #[error("the mint {mint} gave no clear answer ({reason}); nothing is lost: it is asked again later")]
-    MintUnclear { mint: String, reason: String },
-    #[error("{0}")]
-    Unfinished(String),
-    #[error("the token was already sent back for another payment ({0}), so it cannot count for this one")]
+    Moved {
+        id: String,
+        state: String,
+    },
+    MintUnclear {
+        mint: String,
+        reason: String,
+    },
+    /// Begun and not finished: nothing is lost, and the next reconcile finishes it.
+    Unfinished(Unfinished),
     ReturnedElsewhere(String),
+    /// A withdrawal the mint refused for good (`cause`): nothing was paid and the sats are back in the wallet.
+    WithdrawalRefused(Box<PayError>),
+}
+
+/// What was begun and is left for the next reconcile, for [`PayError::Unfinished`]. Each says why nothing is lost.
+#[derive(Debug)]
+pub enum Unfinished {
+    /// The mint gave no clear answer while a payment's token was made; the payment is kept.
+    PaymentToken(Box<PayError>),
+    /// The ledger could not record a payment's token, and it could not be taken back yet.
+    PaymentLedger(Box<PayError>),
+    /// A set-aside token's payment is not settled yet.
+    NotSettled { payment: String },
+    /// A swap left some old proofs untaken.
+    Swap { mint: String },
+    /// The mint gave no clear answer about a withdrawal; it stays in flight.
+    Withdrawal(Box<PayError>),
+    /// The mint gave no clear answer while a token for another wallet was made.
+    SendToken(Box<PayError>),
+    /// The ledger could not record a token for another wallet; it was not shown.
+    SendLedger(Box<PayError>),
+    /// Receiving a token was begun at `mint` and not finished.
+    Receive { mint: String },
+    /// Taking a token back was begun at `mint` and not finished.
+    TakeBack { mint: String },
+}
+
+impl Unfinished {
+    fn text(&self, locale: Locale) -> String {
+        let said = |key: &str, error: &PayError| i18n::text(locale, key, &[("error", error.text(locale).into())]);
+        match self {
+            Self::PaymentToken(e) => said("pay-unfinished-payment-token", e),
+            Self::PaymentLedger(e) => said("pay-unfinished-payment-ledger", e),
+            Self::Withdrawal(e) => said("pay-unfinished-withdrawal", e),
+            Self::SendToken(e) => said("pay-unfinished-send-token", e),
+            Self::SendLedger(e) => said("pay-unfinished-send-ledger", e),
+            Self::NotSettled { payment } => {
+                i18n::text(locale, "pay-unfinished-not-settled", &[("id", payment.as_str().into())])
+            }
+            Self::Swap { mint } => i18n::text(locale, "pay-unfinished-swap", &[("mint", mint.as_str().into())]),
+            Self::Receive { mint } => i18n::text(locale, "pay-unfinished-receive", &[("mint", mint.as_str().into())]),
+            Self::TakeBack { mint } => {
+                i18n::text(locale, "pay-unfinished-take-back", &[("mint", mint.as_str().into())])
+            }
+        }
+    }
 }
 
 impl PayError {
+    /// What went wrong, for the owner in `locale`: what happened, and where the money is.
+    pub fn text(&self, locale: Locale) -> String {
+        let one = |key: &str, name: &str, value: &str| i18n::text(locale, key, &[(name, value.into())]);
+        let at_mint = |key: &str, mint: &str, reason: &str| {
+            i18n::text(locale, key, &[("mint", mint.into()), ("reason", reason.into())])
+        };
+        match self {
+            Self::SeedMissing => i18n::text(locale, "pay-error-seed-missing", &[]),
+            Self::Seed(e) => one("pay-error-seed", "error", e),
+            Self::Keyring(e) => one("pay-error-keyring", "error", e),
+            Self::Store(e) => one("pay-error-store", "error", e),
+            Self::Ledger(e) => one("pay-error-ledger", "error", e),
+            Self::InvalidToken(why) => one("pay-error-invalid-token", "reason", why),
+            Self::InvalidInvoice(why) => one("pay-error-invalid-invoice", "reason", why),
+            Self::InvalidMint(why) => one("pay-error-invalid-mint", "reason", why),
+            Self::MintUnreachable { mint, reason } => at_mint("pay-error-mint-unreachable", mint, reason),
+            Self::Mint { mint, reason } => at_mint("pay-error-mint", mint, reason),
+            Self::MintUnclear { mint, reason } => at_mint("pay-error-mint-unclear", mint, reason),
+            Self::InsufficientFunds { needed } => {
+                i18n::text(locale, "pay-error-insufficient", &[("needed", (*needed).into())])
+            }
+            Self::NoCommonMint => i18n::text(locale, "pay-error-no-common-mint", &[]),
+            Self::OverBudget => i18n::text(locale, "pay-error-over-budget", &[]),
+            Self::MultiKeyset => i18n::text(locale, "pay-error-multi-keyset", &[]),
+            Self::AlreadySpent => i18n::text(locale, "pay-error-already-spent", &[]),
+            Self::Timeout => i18n::text(locale, "pay-error-timeout", &[]),
+            Self::UnknownPayment(id) => one("pay-error-unknown-payment", "id", id),
+            Self::Moved { id, state } => {
+                i18n::text(locale, "pay-error-moved", &[("id", id.as_str().into()), ("state", state.as_str().into())])
+            }
+            Self::Unfinished(what) => what.text(locale),
+            Self::ReturnedElsewhere(id) => one("pay-error-returned-elsewhere", "id", id),
+            Self::WithdrawalRefused(cause) => one("pay-error-withdrawal-refused", "error", &cause.text(locale)),
+        }
+    }
+
     /// Whether asking again later may succeed: the other side did not answer, or answered nothing final. A stored
     /// token is kept for another try on these, never set aside.
     pub fn is_passing(&self) -> bool {

@@ -12,7 +12,7 @@ use cdk::wallet::SendOptions;
 use super::ledger::{LedgerEntry, MoneyNotice, PaymentState};
 use super::locks::DataDirLocks;
 use super::refund::RefundClient;
-use super::{Conservation, PayError, Payment, Wallet, WalletNotice, classify};
+use super::{Conservation, PayError, Payment, Unfinished, Wallet, WalletNotice, classify};
 use crate::Secret;
 use crate::budget::{BudgetStore, PaymentPolicy, normalize_mint_url};
 use crate::faults;
@@ -309,11 +309,7 @@ impl Payments {
                 if let Err(e) = self.wallet.ledger().park(&id) {
                     tracing::warn!(payment = %id, error = %e, "pay: could not mark the payment for reconcile");
                 }
-                return Err(PayError::Unfinished(format!(
-                    "the mint gave no clear answer while the token was being made ({}); nothing is lost: the payment \
-                     is kept and settled by the next reconcile",
-                    classify(mint, e)
-                )));
+                return Err(PayError::Unfinished(Unfinished::PaymentToken(Box::new(classify(mint, e)))));
             }
         };
         faults::hit("after-token-built");
@@ -329,10 +325,7 @@ impl Payments {
                 return Err(e);
             }
             let _ = self.wallet.ledger().park(&id);
-            return Err(PayError::Unfinished(format!(
-                "the payment ledger could not record a token ({e}), and it could not be taken back yet; it is kept and \
-                 taken back by the next reconcile"
-            )));
+            return Err(PayError::Unfinished(Unfinished::PaymentLedger(Box::new(e))));
         }
         Ok(Payment { id, token, mint: mint.clone(), amount_sats: face })
     }

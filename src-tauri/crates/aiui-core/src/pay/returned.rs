@@ -11,7 +11,7 @@ use cdk::nuts::{CurrencyUnit, Token};
 
 use super::ledger::LedgerEntry;
 use super::payments::{Payments, Settlement};
-use super::{PayError, Payment, TokenState, WalletNotice, classify};
+use super::{PayError, Payment, TokenState, Unfinished, WalletNotice, classify};
 use crate::budget::{Settled, normalize_mint_url};
 use crate::faults;
 
@@ -117,9 +117,7 @@ impl Payments {
         let entry = self.wallet.ledger().get(payment_id)?.ok_or_else(|| PayError::UnknownPayment(payment_id.into()))?;
         let token = entry.set_aside_token.clone().ok_or_else(|| PayError::UnknownPayment(payment_id.into()))?;
         if entry.state != super::PaymentState::Settled {
-            return Err(PayError::Unfinished(format!(
-                "payment {payment_id} is not settled yet; run `aiui-cli wallet reconcile` first"
-            )));
+            return Err(PayError::Unfinished(Unfinished::NotSettled { payment: payment_id.to_owned() }));
         }
         let (mint, _unit, face) = parse_returned(token.expose()).map_err(PayError::InvalidToken)?;
         let key = self.wallet.proofs_key(token.expose()).await?;

@@ -6,7 +6,7 @@ use cdk::wallet::SendOptions;
 use super::ledger::{Outflow, OutflowKind, PaymentState};
 use super::payments::Payments;
 use super::reconcile::SagaToken;
-use super::{PayError, TokenState, WalletNotice, classify};
+use super::{PayError, TokenState, Unfinished, WalletNotice, classify};
 use crate::{Secret, faults};
 
 /// A token made for another wallet. The token is shown to the owner once; the ledger keeps it only to take it back.
@@ -83,11 +83,7 @@ impl Payments {
             }
             Err(e) => {
                 let _ = self.wallet.ledger().park_outflow(&id);
-                return Err(PayError::Unfinished(format!(
-                    "the mint gave no clear answer while the token was being made ({}); nothing is lost: the next \
-                     reconcile finishes it or puts the sats back",
-                    classify(&mint, e)
-                )));
+                return Err(PayError::Unfinished(Unfinished::SendToken(Box::new(classify(&mint, e)))));
             }
         };
         let face = token.value().map_err(|e| PayError::InvalidToken(e.to_string()))?.to_u64();
@@ -101,9 +97,7 @@ impl Payments {
                 return Err(e);
             }
             let _ = self.wallet.ledger().park_outflow(&id);
-            return Err(PayError::Unfinished(format!(
-                "the ledger could not record the token ({e}); it was not shown, and the next reconcile takes it back"
-            )));
+            return Err(PayError::Unfinished(Unfinished::SendLedger(Box::new(e))));
         }
         self.wallet.ledger().park_outflow(&id)?;
         faults::hit("after-send-recorded");

@@ -18,7 +18,7 @@ use zeroize::Zeroize;
 
 use super::ledger::Ledger;
 use super::mint_transport::{MAX_MINT_REPLY_BYTES, MintDoor, MintTransport};
-use super::{Invoice, PayError, TokenState, classify};
+use super::{Invoice, PayError, TokenState, Unfinished, classify};
 use crate::Secret;
 use crate::net::guard::{AddressPolicy, Guard};
 use crate::secrets::{SecretName, Secrets};
@@ -365,10 +365,7 @@ impl Wallet {
             return Ok(Some(done.amount.to_u64()));
         }
         if receipts.iter().any(|tx| tx.status == TransactionStatus::Pending) {
-            return Err(PayError::Unfinished(format!(
-                "receiving a token at {} was begun and not finished; it is finished by the next reconcile",
-                wallet.mint_url
-            )));
+            return Err(PayError::Unfinished(Unfinished::Receive { mint: wallet.mint_url.to_string() }));
         }
         Ok(None)
     }
@@ -381,7 +378,7 @@ impl Wallet {
         if let Ok(Some(saga)) = wallet.localstore.get_saga(&operation_id).await
             && saga.state == WalletSagaState::Send(SendSagaState::RollingBack)
         {
-            return Err(PayError::Unfinished(format!("taking a token back at {mint} was begun and not finished")));
+            return Err(PayError::Unfinished(Unfinished::TakeBack { mint: mint.to_owned() }));
         }
         let outgoing = wallet
             .list_transactions(Some(TransactionDirection::Outgoing))

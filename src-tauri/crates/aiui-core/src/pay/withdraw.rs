@@ -15,7 +15,7 @@ use cdk::wallet::{MeltConfirmOptions, MeltOutcome};
 
 use super::ledger::{Outflow, OutflowKind, PaymentState};
 use super::payments::Payments;
-use super::{PayError, PaymentProof, WalletNotice, classify};
+use super::{PayError, PaymentProof, Unfinished, WalletNotice, classify};
 use crate::faults;
 use crate::i18n::Locale;
 use cdk::nuts::ProofsMethods;
@@ -279,17 +279,10 @@ impl Payments {
                         id,
                         outcome: WithdrawalOutcome::Paid { amount_sats: done.withdrawn_sats, fee_sats: done.fees_sats },
                     }),
-                    Some(_) if settled => Err(PayError::Mint {
-                        mint: mint.clone(),
-                        reason: format!("{}; nothing was paid and the sats are back in the wallet", classify(&mint, e)),
-                    }),
+                    Some(_) if settled => Err(PayError::WithdrawalRefused(Box::new(classify(&mint, e)))),
                     _ => {
                         let _ = self.wallet.ledger().park_outflow(&id);
-                        Err(PayError::Unfinished(format!(
-                            "the mint gave no clear answer about the withdrawal ({}); nothing is lost: it stays in \
-                             flight and the next reconcile settles it",
-                            classify(&mint, e)
-                        )))
+                        Err(PayError::Unfinished(Unfinished::Withdrawal(Box::new(classify(&mint, e)))))
                     }
                 }
             }

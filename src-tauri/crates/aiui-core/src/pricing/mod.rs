@@ -51,16 +51,81 @@ pub struct PriceTable {
     pub models: BTreeMap<String, ModelPrice>,
 }
 
-/// Why a price could not be read or saved. The message says what to do.
+/// Why a price could not be read or saved. The message says what to do; [`PriceError::text`] says it in the
+/// owner's language, and `Display` in English.
 #[derive(Debug, thiserror::Error)]
+#[error("{}", self.text(crate::i18n::Locale::En))]
 pub enum PriceError {
-    #[error("the price file {path} is damaged ({reason}); fix or remove it, then set the price again")]
-    Corrupt { path: String, reason: String },
-    #[error("could not save the price to {path}: {source}. Nothing was changed")]
-    Write { path: String, source: std::io::Error },
-    /// Says what was typed and what is expected: a price, an amount, a model name.
-    #[error("{0}")]
-    Invalid(String),
+    Corrupt {
+        path: String,
+        reason: String,
+    },
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
+    /// What was typed, and what is expected: a price, an amount, a model name.
+    Invalid(Refused),
+}
+
+/// What the owner typed that is not a price, an amount or a model name.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refused {
+    /// Not an amount in US dollars.
+    Amount { typed: String },
+    /// Not a price in US dollars.
+    Price { typed: String },
+    /// "1,000" or "1.000,50": a thousands separator, which reads as a decimal mark in another language.
+    Grouped { typed: String },
+    /// A price per million tokens outside 0 to [`MAX_USD_PER_MTOK`].
+    OutOfRange { value: f64 },
+    /// Not a model name.
+    Model { typed: String },
+}
+
+impl PriceError {
+    /// What went wrong, and what to do, in `locale`.
+    pub fn text(&self, locale: crate::i18n::Locale) -> String {
+        use crate::i18n::text;
+        match self {
+            Self::Corrupt { path, reason } => text(
+                locale,
+                "price-error-corrupt",
+                &[("path", path.as_str().into()), ("reason", reason.as_str().into())],
+            ),
+            Self::Write { path, source } => text(
+                locale,
+                "price-error-write",
+                &[("path", path.as_str().into()), ("error", source.to_string().into())],
+            ),
+            Self::Invalid(refused) => refused.text(locale),
+        }
+    }
+}
+
+impl Refused {
+    /// What was typed (quoted, as it was) and what is expected, in `locale`.
+    pub fn text(&self, locale: crate::i18n::Locale) -> String {
+        use crate::i18n::text;
+        let typed = |key: &str, typed: &str| text(locale, key, &[("text", format!("{typed:?}").into())]);
+        match self {
+            Self::Amount { typed: t } => typed("price-error-amount", t),
+            Self::Price { typed: t } => typed("price-error-price", t),
+            Self::Grouped { typed: t } => typed("price-error-grouped", t),
+            Self::Model { typed: t } => typed("price-error-model", t),
+            Self::OutOfRange { value } => text(
+                locale,
+                "price-error-range",
+                &[("value", value.to_string().into()), ("max", MAX_USD_PER_MTOK.to_string().into())],
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text(crate::i18n::Locale::En))
+    }
 }
 
 /// The file format, shipped and the owner's alike: USD per million tokens as JSON numbers.
@@ -97,9 +162,7 @@ struct LongContextEntry {
 /// USD per million tokens as entered, in whole micro-dollars: finite, not negative, not absurd.
 pub fn usd_per_mtok(value: f64) -> Result<u64, PriceError> {
     if !(0.0..=MAX_USD_PER_MTOK).contains(&value) {
-        return Err(PriceError::Invalid(format!(
-            "{value} is not a price in USD per million tokens (0 to {MAX_USD_PER_MTOK})"
-        )));
+        return Err(PriceError::Invalid(Refused::OutOfRange { value }));
     }
     let micros = (value * 1_000_000.0).round();
     // Within 0..=1e10 after the check above, so the conversion is exact.
@@ -229,7 +292,7 @@ pub fn set_owner_price(
         || model.len() > 100
         || !model.bytes().all(|b| b.is_ascii_alphanumeric() || b"-._:".contains(&b))
     {
-        return Err(PriceError::Invalid(format!("{model:?} is not a model name (letters, digits, - . _ :)")));
+        return Err(PriceError::Invalid(Refused::Model { typed: model.to_owned() }));
     }
     price_of(input, output, cache_write, cache_read)?;
     let path = owner_path(data_dir);
@@ -245,7 +308,8 @@ pub fn set_owner_price(
         },
     };
     file.models.insert(model.to_owned(), PriceEntry { input, output, cache_write, cache_read, long_context: None });
-    let bytes = serde_json::to_vec_pretty(&file).map_err(|e| PriceError::Invalid(e.to_string()))?;
+    let bytes = serde_json::to_vec_pretty(&file)
+        .map_err(|e| PriceError::Write { path: path.display().to_string(), source: e.into() })?;
     crate::budget::write_atomic(&path, &bytes)
         .map_err(|source| PriceError::Write { path: path.display().to_string(), source })?;
     PriceTable::load(data_dir)
@@ -307,7 +371,7 @@ pub fn format_usd_in(locale: crate::i18n::Locale, micros: u64) -> String {
 /// A dollar amount as the owner types it, in micro-dollars: "5", "5.00", "$0.50", or the German and Spanish way,
 /// "7,50", "7,50 $", "7,50 US$".
 pub fn parse_usd(text: &str) -> Result<u64, PriceError> {
-    let invalid = || PriceError::Invalid(format!("{text:?} is not an amount in US dollars (e.g. 5 or 2.50)"));
+    let invalid = || PriceError::Invalid(Refused::Amount { typed: text.to_owned() });
     let (whole, fraction) = usd_parts(text).map_err(|why| match why {
         AmountError::Grouped => grouped(text),
         AmountError::Invalid => invalid(),
@@ -324,7 +388,7 @@ pub fn parse_usd(text: &str) -> Result<u64, PriceError> {
 /// A per-million-tokens price as the owner types it ("3", "0.30", "$3.75", "0,30"), for [`set_owner_price`] to
 /// range-check.
 pub fn parse_usd_price(text: &str) -> Result<f64, PriceError> {
-    let invalid = || PriceError::Invalid(format!("{text:?} is not a price in US dollars (e.g. 3 or 0.30)"));
+    let invalid = || PriceError::Invalid(Refused::Price { typed: text.to_owned() });
     let (whole, fraction) = usd_parts(text).map_err(|why| match why {
         AmountError::Grouped => grouped(text),
         AmountError::Invalid => invalid(),
@@ -343,10 +407,7 @@ enum AmountError {
 }
 
 fn grouped(text: &str) -> PriceError {
-    PriceError::Invalid(format!(
-        "{text:?} could be read two ways: write the amount without a thousands separator (1000, or 1.50 for one \
-         and a half)"
-    ))
+    PriceError::Invalid(Refused::Grouped { typed: text.to_owned() })
 }
 
 /// The digits before and after the decimal mark. Either a full stop or a comma is the mark, since the owner types
