@@ -54,6 +54,10 @@ pub fn socket_path(
     exists(default).then(|| (default.to_owned(), Source::Default))
 }
 
+/// What the service answered a decision: its verdict, or why nothing was decided (its code, if it sends one, and
+/// its words).
+type Answer = Result<Verdict, (Option<String>, String)>;
+
 /// Why a LAN decision did not come back with a verdict.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LanError {
@@ -69,28 +73,39 @@ pub enum LanError {
          request is still listed, it was not; the audit log on the node says for sure."
     )]
     NoAnswer(u64),
-    /// The service answered and decided nothing, in its own words.
-    #[error("{0}")]
-    Refused(String),
+    /// The service answered and decided nothing: why, as a code (from a service that sends one) and in its own
+    /// English words.
+    #[error("{words}")]
+    Refused { code: Option<String>, words: String },
     #[error("An answer to this confirmation is already on its way to the LAN service; wait for it.")]
     Busy,
 }
 
 impl LanError {
-    /// What happened, in `locale`; a refusal is the service's own words.
+    /// What happened, in `locale`; a refusal without a code this version knows is the service's own words.
     pub fn text(&self, locale: aiui_core::i18n::Locale) -> String {
         use aiui_core::i18n::text;
         match self {
             Self::Unreachable(socket) => text(locale, "error-lan-unreachable", &[("socket", socket.as_str().into())]),
             Self::NoAnswer(seconds) => text(locale, "error-lan-no-answer", &[("seconds", (*seconds).into())]),
-            Self::Refused(words) => words.clone(),
+            Self::Refused { code, words } => match code.as_deref() {
+                Some("too_soon") => text(locale, "error-too-soon", &[]),
+                Some("unknown") => text(locale, "error-confirmation-unknown", &[]),
+                Some("mismatch") => text(locale, "error-confirmation-changed", &[]),
+                // The audit log's failure and a line not understood carry the service's own detail.
+                _ => words.clone(),
+            },
             Self::Busy => text(locale, "error-lan-busy", &[]),
         }
     }
 
     /// The service's refusal for a too early approval (its wording starts with "Too soon").
     pub fn is_too_soon(&self) -> bool {
-        matches!(self, Self::Refused(text) if text.to_ascii_lowercase().starts_with("too soon"))
+        match self {
+            Self::Refused { code: Some(code), .. } => code == "too_soon",
+            Self::Refused { code: None, words } => words.to_ascii_lowercase().starts_with("too soon"),
+            _ => false,
+        }
     }
 }
 
@@ -123,7 +138,7 @@ pub struct LanApprovals {
     answer_within: Duration,
     listed: Mutex<Listed>,
     writer: tokio::sync::Mutex<Option<OwnedWriteHalf>>,
-    answers: Mutex<HashMap<String, oneshot::Sender<Result<Verdict, String>>>>,
+    answers: Mutex<HashMap<String, oneshot::Sender<Answer>>>,
 }
 
 impl LanApprovals {
@@ -207,7 +222,7 @@ impl LanApprovals {
         let outcome = match sent.await {
             Err(e) => Err(e),
             Ok(()) => match tokio::time::timeout(self.answer_within, rx).await {
-                Ok(Ok(answer)) => answer.map_err(LanError::Refused),
+                Ok(Ok(answer)) => answer.map_err(|(code, words)| LanError::Refused { code, words }),
                 // The connection ended, or the time ran out, after the decision left.
                 Ok(Err(_)) | Err(_) => Err(LanError::NoAnswer(self.answer_within.as_secs().max(1))),
             },
@@ -271,12 +286,13 @@ impl LanApprovals {
                         on_new();
                     }
                 }
-                Ok(ToKiosk::Decided { id, verdict, error }) => {
+                Ok(ToKiosk::Decided { id, verdict, error, code }) => {
                     let waiting = self.answers.lock().unwrap_or_else(|p| p.into_inner()).remove(&id);
                     let answer = verdict.ok_or_else(|| {
-                        error.unwrap_or_else(|| {
+                        let words = error.unwrap_or_else(|| {
                             "The LAN service answered without a verdict; nothing was decided.".into()
-                        })
+                        });
+                        (code, words)
                     });
                     match waiting {
                         Some(waiter) => drop(waiter.send(answer)),

@@ -95,7 +95,7 @@ fn lan_refusal(e: LanError, locale: Locale) -> CommandError {
         LanError::Unreachable(_) => "lan_unreachable",
         LanError::NoAnswer(_) => "lan_no_answer",
         LanError::Busy => "busy",
-        LanError::Refused(_) => "lan_refused",
+        LanError::Refused { .. } => "lan_refused",
     };
     CommandError::new(code, e.text(locale))
 }

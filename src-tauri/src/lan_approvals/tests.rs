@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use aiui_core::backends::BackendId;
 use aiui_core::gate::Requester;
+use aiui_core::i18n::Locale;
 use aiui_core::tools::ToolClass;
 use serde_json::json;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
@@ -164,7 +165,7 @@ async fn a_decision_is_sent_to_the_service_and_its_verdict_or_refusal_comes_back
     );
     // A list in between does not stand for the answer.
     write.write_all(&line(&ToKiosk::Pending { requests: vec![], now_ms: 1 })).await.unwrap();
-    let answer = ToKiosk::Decided { id: "aa".into(), verdict: Some(Verdict::Allowed), error: None };
+    let answer = ToKiosk::Decided { id: "aa".into(), verdict: Some(Verdict::Allowed), error: None, code: None };
     write.write_all(&line(&answer)).await.unwrap();
     assert_eq!(approving.await.unwrap(), Ok(Verdict::Allowed));
 
@@ -173,11 +174,31 @@ async fn a_decision_is_sent_to_the_service_and_its_verdict_or_refusal_comes_back
     let mut sent = String::new();
     read.read_line(&mut sent).await.unwrap();
     let refusal = "Too soon: this confirmation was only just shown on the kiosk.";
-    let answer = ToKiosk::Decided { id: "aa".into(), verdict: None, error: Some(refusal.into()) };
+    let answer = ToKiosk::Decided { id: "aa".into(), verdict: None, error: Some(refusal.into()), code: None };
     write.write_all(&line(&answer)).await.unwrap();
     let refused = again.await.unwrap().unwrap_err();
-    assert_eq!(refused, LanError::Refused(refusal.into()));
-    assert!(refused.is_too_soon());
+    assert_eq!(refused, LanError::Refused { code: None, words: refusal.into() });
+    assert!(refused.is_too_soon(), "an older service's refusal is known by its words");
+    assert_eq!(refused.text(Locale::De), refusal, "and shown as it came");
+
+    // A service that names why is said in the kiosk owner's language, whatever its English.
+    let link = rig.link.clone();
+    let later = tokio::spawn(async move { link.decide("aa", "hash-of-aa", Decision::AllowOnce).await });
+    let mut sent = String::new();
+    read.read_line(&mut sent).await.unwrap();
+    let answer = ToKiosk::Decided {
+        id: "aa".into(),
+        verdict: None,
+        error: Some("Not yet.".into()),
+        code: Some("too_soon".into()),
+    };
+    write.write_all(&line(&answer)).await.unwrap();
+    let refused = later.await.unwrap().unwrap_err();
+    assert!(refused.is_too_soon(), "the code decides, not the words");
+    assert_eq!(
+        refused.text(Locale::De),
+        "Die Bestätigung wurde gerade erst angezeigt. Lesen Sie sie und geben Sie dann erneut frei."
+    );
 }
 
 #[tokio::test]
@@ -258,7 +279,7 @@ fn the_trusted_window_lists_lan_requests_and_decides_them_through_the_service() 
         write.write_all(&line(&listed)).await.unwrap();
         let mut sent = String::new();
         BufReader::new(read).read_line(&mut sent).await.unwrap();
-        let answer = ToKiosk::Decided { id: "aa".into(), verdict: Some(Verdict::Allowed), error: None };
+        let answer = ToKiosk::Decided { id: "aa".into(), verdict: Some(Verdict::Allowed), error: None, code: None };
         write.write_all(&line(&answer)).await.unwrap();
         decided_tx.send(serde_json::from_str::<FromKiosk>(&sent).unwrap()).unwrap();
         // The service goes away after answering.

@@ -190,7 +190,7 @@ impl Shown<'_> {
                     "That line was not understood ({e}); nothing was decided. Send one JSON object per line: \
                      {{\"type\":\"decide\",\"id\":…,\"arguments_hash\":…,\"decision\":\"allow_once\" or \"deny\"}}."
                 );
-                return Some(refused(id, error));
+                return Some(refused(id, "not_understood", error));
             }
         };
         let short: String = id.chars().take(8).collect();
@@ -198,36 +198,37 @@ impl Shown<'_> {
         // a LAN user's is not this screen's to decide.
         if !self.gate.pending().iter().any(|r| r.id == id && r.requester.is_lan()) {
             tracing::info!(id = %short, "kiosk decision refused: not a pending LAN request");
-            return Some(refused(id, UNKNOWN.into()));
+            return Some(refused(id, "unknown", UNKNOWN.into()));
         }
         if decision == Decision::AllowOnce && self.since.get(&id).is_none_or(|at| at.elapsed() < APPROVE_DELAY) {
             tracing::info!(id = %short, "kiosk approval refused: too soon after it was shown");
-            return Some(refused(id, TOO_SOON.into()));
+            return Some(refused(id, "too_soon", TOO_SOON.into()));
         }
         let outcome = match self.gate.decide(&id, &arguments_hash, decision) {
             Ok(verdict) => Ok(verdict),
             Err(DecideError::Expired) => Ok(Verdict::Expired),
-            Err(DecideError::Unknown) => Err(UNKNOWN.to_owned()),
-            Err(DecideError::Mismatch) => Err(MISMATCH.to_owned()),
+            Err(DecideError::Unknown) => Err(("unknown", UNKNOWN.to_owned())),
+            Err(DecideError::Mismatch) => Err(("mismatch", MISMATCH.to_owned())),
             Err(DecideError::Audit(e)) => {
-                Err(format!("The decision could not be recorded in the audit log, so it was not taken: {e}"))
+                Err(("audit", format!("The decision could not be recorded in the audit log, so it was not taken: {e}")))
             }
         };
         Some(match outcome {
             Ok(verdict) => {
                 tracing::info!(id = %short, ?verdict, "decided on the kiosk");
-                ToKiosk::Decided { id, verdict: Some(verdict), error: None }
+                ToKiosk::Decided { id, verdict: Some(verdict), error: None, code: None }
             }
-            Err(error) => {
+            Err((code, error)) => {
                 tracing::warn!(id = %short, %error, "kiosk decision refused by the gate");
-                refused(id, error)
+                refused(id, code, error)
             }
         })
     }
 }
 
-fn refused(id: String, error: String) -> ToKiosk {
-    ToKiosk::Decided { id, verdict: None, error: Some(error) }
+/// Nothing was decided: `code` for the kiosk to say in its owner's language, `error` in English for an older one.
+fn refused(id: String, code: &str, error: String) -> ToKiosk {
+    ToKiosk::Decided { id, verdict: None, error: Some(error), code: Some(code.to_owned()) }
 }
 
 /// The oldest requests whose list fits in one line; the kiosk hangs up on a longer one, which would repeat forever.
@@ -352,7 +353,7 @@ mod tests {
         /// The answer for `id`, skipping the lists sent meanwhile.
         async fn decided(&mut self, want: &str) -> Result<Verdict, String> {
             loop {
-                if let ToKiosk::Decided { id, verdict, error } = self.next().await.expect("the connection closed") {
+                if let ToKiosk::Decided { id, verdict, error, .. } = self.next().await.expect("the connection closed") {
                     assert_eq!(id, want, "the answer names the request it answers");
                     return verdict.ok_or_else(|| error.expect("an answer has a verdict or an error"));
                 }

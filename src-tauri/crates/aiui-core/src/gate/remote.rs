@@ -25,6 +25,10 @@ pub enum ToKiosk {
         verdict: Option<super::Verdict>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         error: Option<String>,
+        /// Why nothing was decided, as a code the kiosk says in its own owner's language: `too_soon`, `unknown`,
+        /// `mismatch`, `audit` or `not_understood`. An older service sends none; its `error` is shown then.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
     },
 }
 
@@ -89,7 +93,12 @@ mod tests {
         let back: ToKiosk = serde_json::from_str(r#"{"type":"decided","id":"ab","verdict":"allowed"}"#).unwrap();
         assert_eq!(
             back,
-            ToKiosk::Decided { id: "ab".into(), verdict: Some(super::super::Verdict::Allowed), error: None }
+            ToKiosk::Decided {
+                id: "ab".into(),
+                verdict: Some(super::super::Verdict::Allowed),
+                error: None,
+                code: None
+            }
         );
     }
 }
