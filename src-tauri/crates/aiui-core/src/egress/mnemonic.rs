@@ -378,6 +378,28 @@ fn word_end(text: &str, start: usize, first: char) -> (usize, bool) {
     (end, ascii)
 }
 
+/// The end of the ASCII word at `start`, with its [`ascii_key`] and whether it is all lowercase, read in the one
+/// pass over its letters that most words of a text take; `None` when a non-ASCII char follows its letters, which
+/// [`word_end`] reads.
+fn ascii_word(bytes: &[u8], start: usize) -> Option<(usize, (Option<u64>, bool))> {
+    let mut end = start;
+    let mut key = 0u64;
+    let mut lowercase = true;
+    while let Some(&b) = bytes.get(end) {
+        if !b.is_ascii_alphabetic() {
+            if !b.is_ascii() {
+                return None;
+            }
+            break;
+        }
+        lowercase &= b.is_ascii_lowercase();
+        key = key << 5 | u64::from(b.to_ascii_lowercase() - b'a' + 1);
+        end += 1;
+    }
+    let key = (3..=9).contains(&(end - start)).then_some(key);
+    Some((end, (key, lowercase)))
+}
+
 /// The stretch of candidate words being read: listed in some list, or shaped like a typo of one, each joined to
 /// the one before by list punctuation. Only a stretch with enough listed words is examined.
 #[derive(Default)]
@@ -428,10 +450,18 @@ pub(super) fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
             c
         };
         let start = at;
-        let (end, ascii) = word_end(text, start, first);
+        let (end, ascii, packed) = match ascii_word(bytes, start) {
+            Some((end, packed)) => (end, true, Some(packed)),
+            None => {
+                let (end, ascii) = word_end(text, start, first);
+                (end, ascii, None)
+            }
+        };
         at = end;
         let raw = &text[start..end];
-        let (entry, typo_shaped) = if ascii {
+        let (entry, typo_shaped) = if let Some((key, lowercase)) = packed {
+            (key.and_then(|key| LEXICON.ascii(key)), (3..=8).contains(&raw.len()) && lowercase)
+        } else if ascii {
             let entry = ascii_key(raw.as_bytes()).and_then(|key| LEXICON.ascii(key));
             (entry, (3..=8).contains(&raw.len()) && raw.bytes().all(|b| b.is_ascii_lowercase()))
         } else {

@@ -66,6 +66,21 @@ fn secrets_glued_together_are_all_redacted_in_one_screening() {
     assert_eq!((again.as_str(), report.is_clean()), (text.as_str(), true));
 }
 
+/// A redaction can uncover a secret far from itself, so a later pass must read the whole text, not the bytes near
+/// what the pass before changed. Here a WIF-shaped key ends in `password`: at first that word opens a config value
+/// that starts with `$` (a placeholder, let pass) and runs on over `password=<secret>`, hiding it; once the key is
+/// redacted, the word is gone and the later `password=` opens a value of its own, a few KB from the redaction.
+#[test]
+fn a_redaction_can_uncover_a_secret_far_from_it() {
+    let key = "5Hx7Kq2mNvB9cZt4RwYe3Ua8SdFg6Jh1Tk5Lp7Qr2Xbpassword";
+    let filler = "a".repeat(4000);
+    check(
+        Origin::ToolResult,
+        &format!("{key}=${filler}password=fake-s3cret"),
+        &format!("[redacted:wif]=${filler}password=[redacted:password]"),
+    );
+}
+
 #[test]
 fn seed_phrases_need_twelve_list_words_in_list_form() {
     use Origin::ToolResult as T;
