@@ -55,8 +55,10 @@ pub enum Command {
     Price {
         /// The model, as Anthropic names it (e.g. claude-sonnet-4-5).
         model: String,
+        /// US dollars per million input tokens.
         #[arg(long, value_name = "USD", allow_negative_numbers = true)]
         input: f64,
+        /// US dollars per million output tokens.
         #[arg(long, value_name = "USD", allow_negative_numbers = true)]
         output: f64,
         /// A 5-minute prompt-cache write.

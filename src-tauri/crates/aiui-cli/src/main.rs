@@ -8,6 +8,7 @@ mod chat;
 mod contract;
 mod demo;
 mod doctor;
+mod help;
 mod l10n;
 mod providers;
 mod render;
@@ -17,7 +18,7 @@ mod wallet;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 #[derive(Debug, Parser)]
 #[command(name = "aiui-cli", version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("AIUI_GIT_COMMIT"), ")"), about = "AIUI, the Archipelago node assistant, from the terminal")]
@@ -57,7 +58,8 @@ fn main() -> ExitCode {
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("AIUI_LOG").unwrap_or_else(|_| "warn".into()))
         .with_writer(std::io::stderr)
         .init();
-    let cli = Cli::parse();
+    let matches = help::in_language(Cli::command()).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
@@ -115,4 +117,81 @@ pub fn data_dir(explicit: Option<std::path::PathBuf>) -> anyhow::Result<std::pat
     // The error is the whole message: it names the dir and both versions.
     aiui_core::datadir::open(&dir)?;
     Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::{Cli, help};
+
+    /// Every help text of `command` and its subcommands, as (message key, text) pairs, in clap's English from the
+    /// doc comments.
+    fn help_texts(command: &clap::Command, parent: &str, out: &mut Vec<(String, String)>) {
+        let message = help::message_of(parent, command.get_name());
+        out.push((message.clone(), command.get_about().map(ToString::to_string).unwrap_or_default()));
+        if let Some(long) = command.get_long_about() {
+            out.push((format!("{message}.long"), long.to_string()));
+        }
+        for arg in command.get_arguments().filter(|a| help::is_shown(a)) {
+            let key = format!("{message}.{}", help::attribute_of(arg.get_id().as_str()));
+            out.push((key.clone(), arg.get_help().map(ToString::to_string).unwrap_or_default()));
+            if let Some(long) = arg.get_long_help() {
+                out.push((format!("{key}-long"), long.to_string()));
+            }
+        }
+        for sub in command.get_subcommands() {
+            help_texts(sub, &message, out);
+        }
+    }
+
+    /// The English catalogue's `--help` is the doc comments' word for word, and every command and argument has
+    /// its message: a new argument without one fails here, before its help falls back to English elsewhere.
+    #[test]
+    fn every_help_text_is_in_the_catalogue_as_the_doc_comments_say_it() {
+        let mut texts = Vec::new();
+        help_texts(&Cli::command(), "", &mut texts);
+        assert!(texts.len() > 50, "{} help texts", texts.len());
+        let mut problems = Vec::new();
+        for (key, english) in &texts {
+            let said = aiui_core::i18n::text(aiui_core::i18n::Locale::En, key, &[]);
+            if said != *english {
+                problems.push(format!("{key}:\n  doc:     {english:?}\n  catalog: {said:?}"));
+            }
+        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    /// Prints the English `help-*` messages from the doc comments, for cli.ftl: `cargo test -p aiui-cli --bin
+    /// aiui-cli -- --ignored --nocapture help_messages`.
+    #[test]
+    #[ignore = "a generator, run by hand when the arguments change"]
+    fn help_messages() {
+        let mut texts = Vec::new();
+        help_texts(&Cli::command(), "", &mut texts);
+        let escape = |text: &str| text.replace('{', "\u{1}").replace('}', "{\"}\"}").replace('\u{1}', "{\"{\"}");
+        let mut current = String::new();
+        for (key, text) in texts {
+            let (message, attribute) = key.split_once('.').map_or((key.as_str(), None), |(m, a)| (m, Some(a)));
+            let lines: Vec<String> = escape(&text).lines().map(str::to_owned).collect();
+            let indent = if attribute.is_some() { "        " } else { "    " };
+            let body = if lines.len() == 1 {
+                lines[0].clone()
+            } else {
+                let rest: Vec<String> =
+                    lines.iter().map(|l| if l.is_empty() { String::new() } else { format!("{indent}{l}") }).collect();
+                format!("\n{}", rest.join("\n"))
+            };
+            match attribute {
+                None => {
+                    current = message.to_owned();
+                    println!("{message} = {body}");
+                }
+                Some(attribute) => {
+                    assert_eq!(current, message);
+                    println!("    .{attribute} = {body}");
+                }
+            }
+        }
+    }
 }

@@ -152,8 +152,10 @@ pub struct SessionsArgs {
 pub enum SessionsAction {
     /// End the sessions with these ids (as `serve sessions` lists them), or every session with --all.
     Revoke {
+        /// A session's id, as `serve sessions` lists it.
         #[arg(value_name = "ID", required_unless_present = "all")]
         ids: Vec<String>,
+        /// End every session.
         #[arg(long, conflicts_with = "ids")]
         all: bool,
     },

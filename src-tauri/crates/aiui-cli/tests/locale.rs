@@ -4,6 +4,8 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+use aiui_core::i18n::{self, Locale};
+
 /// The CLI as someone whose system speaks `lang` (a POSIX locale name) runs it: `LANG` decides, as nothing
 /// overrides it.
 fn in_language(lang: &str, data_dir: &Path, args: &[&str], stdin: &str) -> Output {
@@ -248,6 +250,26 @@ fn in_the_pseudo_locale_no_english_sentence_escapes_the_catalogue() {
     for args in [&["budget", "set"][..], &["serve", "sessions"], &["serve", "--node", "https://127.0.0.1:9/"]] {
         printed.push(fails("en_XA", dir.path(), args));
     }
+    // Every command's --help, long and short: clap's headings and notes, each command's and argument's help.
+    for args in [
+        &["--help"][..],
+        &["budget", "set", "--help"],
+        &["budget", "price", "-h"],
+        &["wallet", "--help"],
+        &["wallet", "restore", "--help"],
+        &["serve", "--help"],
+        &["serve", "sessions", "revoke", "--help"],
+        &["doctor", "--help"],
+        &["chat", "-h"],
+    ] {
+        let out = in_language("en_XA", dir.path(), args, "");
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        // The usage line is what one types (`aiui-cli budget set [OPTIONS]`), after its translated heading.
+        let usage = i18n::text(Locale::Pseudo, "cli-help-usage", &[]);
+        let shown: String =
+            text(&out.stdout).lines().filter(|l| !l.starts_with(&usage)).map(|l| format!("{l}\n")).collect();
+        printed.push(shown);
+    }
     // Where the shipped prices were taken from is the price table's own data, a citation shown as it is.
     let source = aiui_core::pricing::PriceTable::load(dir.path()).unwrap().source;
     let printed = printed.concat().replace(&source, "<source>");
@@ -262,4 +284,39 @@ fn the_plain_english_check_catches_an_english_sentence() {
     assert_eq!(plain_english("[Ñóó ṁíñţš ýéţ] 12 sats  https://mint.example/ running"), Vec::<String>::new());
     assert_eq!(plain_english("Budget saved.").len(), 0, "two words are not yet a sentence");
     assert_eq!(plain_english("  the mint's fee reserve: up to 5").len(), 1);
+}
+
+/// `--help` in a German terminal: clap's headings, the help flag, each command's and argument's help, and what
+/// clap adds after an argument (its environment variable, default); no English heading is left.
+#[test]
+fn help_speaks_german() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = in_language("de_DE.UTF-8", dir.path(), &["--help"], "");
+    let top = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    says(
+        &top,
+        &[
+            "Aufruf: aiui-cli",
+            "Befehle:",
+            "Optionen:",
+            "AIUI, der Assistent für Archipelago-Knoten",
+            "Die Version zeigen",
+        ],
+    );
+    let out = in_language("de_DE.UTF-8", dir.path(), &["serve", "--help"], "");
+    let serve = text(&out.stdout);
+    says(
+        &serve,
+        &[
+            "Den Assistenten im LAN anbieten",
+            "Wo LAN-Anfragen freigegeben werden",
+            "[Standard: trusted]",
+            "[Umgebungsvariable: AIUI_LAN_LANGUAGE]",
+            "Hilfe zeigen (eine Übersicht mit -h, alles mit --help)",
+        ],
+    );
+    for english in ["Usage:", "Commands:", "Options:", "[default:", "[env:", "Print help"] {
+        assert!(!top.contains(english) && !serve.contains(english), "{english:?} is left");
+    }
 }
