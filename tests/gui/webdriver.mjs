@@ -1288,7 +1288,8 @@ if (!failure) {
     const germanUsd = await invokeIn('trusted_set_claude_allowance', { allowanceUsd: '7,50 $', period: 'monthly' });
     check(germanUsd.ok && germanUsd.ok.budget.claude.allowance_usd_micros === 7500000, `"7,50 $" is $7.50 (${JSON.stringify(germanUsd.err || germanUsd.ok.budget.claude)})`);
     const twoWays = await invokeIn('trusted_set_claude_allowance', { allowanceUsd: '1.000', period: 'monthly' });
-    check(twoWays.err && JSON.stringify(twoWays.err).includes('thousands separator'), `"1.000" is refused as ambiguous (${JSON.stringify(twoWays)})`);
+    // Refused in the owner's language, saying what to write.
+    check(twoWays.err && twoWays.err.code === 'invalid' && twoWays.err.message.includes('ohne Tausendertrennzeichen'), `"1.000" is refused as ambiguous, in German (${JSON.stringify(twoWays)})`);
     check((await invokeIn('trusted_settings')).ok.budget.claude.allowance_usd_micros === 7500000, 'the refused amount changed nothing');
     await invokeIn('trusted_set_claude_allowance', { allowanceUsd: '0', period: 'monthly' });
     await focus('main');

@@ -909,7 +909,13 @@ try {
     const label = document.getElementById('login-label');
     return document.documentElement.lang === 'es' && label && label.textContent.includes('TOTP') ? label.textContent : null;`)));
   check(trustedEs === 'Frase de contraseña de aprobación (o código TOTP)', `the trusted origin's sign-in speaks Spanish (${trustedEs})`);
-  log('PASSED (a Spanish browser: sign-in, chat with its meter and app states, trusted sign-in in Spanish)');
+  // What the service refuses is said in the browser's language too (a call before signing in: no sign-in is spent).
+  const refusedEs = await run(wrap(`
+    const r = await fetch('api/invoke/trusted_pending', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    return { status: r.status, body: await r.json() };`));
+  check(refusedEs.status === 401 && refusedEs.body.code === 'signed_out' && refusedEs.body.message === 'No ha iniciado sesión (o su sesión terminó). Vuelva a iniciar sesión.',
+    `the trusted origin refuses in Spanish (${JSON.stringify(refusedEs)})`);
+  log('PASSED (a Spanish browser: sign-in, chat with its meter and app states, trusted sign-in and its refusals in Spanish)');
 
   // ---- 7. the login rate limit ----
   const limited = await run(wrap(`
