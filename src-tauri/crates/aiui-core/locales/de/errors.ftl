@@ -43,7 +43,6 @@ price-error-range = { $value } ist kein Preis in USD pro Million Tokens (0 bis {
 price-error-model = { $text } ist kein Modellname (Buchstaben, Ziffern, - . _ :)
 price-error-corrupt = die Preisdatei { $path } ist beschädigt ({ $reason }); reparieren oder entfernen Sie sie und setzen Sie den Preis dann erneut
 price-error-write = der Preis konnte nicht in { $path } gespeichert werden: { $error }. Nichts wurde geändert
-price-error-other = { $error }
 
 ## Die Dateien und Einstellungen der Budgets.
 budget-error-read = die Budgetdatei { $path } konnte nicht gelesen werden: { $error }

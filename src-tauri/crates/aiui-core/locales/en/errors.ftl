@@ -47,7 +47,6 @@ price-error-range = { $value } is not a price in USD per million tokens (0 to { 
 price-error-model = { $text } is not a model name (letters, digits, - . _ :)
 price-error-corrupt = the price file { $path } is damaged ({ $reason }); fix or remove it, then set the price again
 price-error-write = could not save the price to { $path }: { $error }. Nothing was changed
-price-error-other = { $error }
 
 ## The allowances' files and settings (budget/mod.rs, BudgetError::text).
 budget-error-read = could not read the budget file { $path }: { $error }

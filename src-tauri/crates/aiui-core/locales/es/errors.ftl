@@ -43,7 +43,6 @@ price-error-range = { $value } no es un precio en USD por millón de tokens (de 
 price-error-model = { $text } no es un nombre de modelo (letras, cifras, - . _ :)
 price-error-corrupt = el archivo de precios { $path } está dañado ({ $reason }); corríjalo o elimínelo y vuelva a fijar el precio
 price-error-write = no se pudo guardar el precio en { $path }: { $error }. No se cambió nada
-price-error-other = { $error }
 
 ## Los archivos y ajustes de las asignaciones.
 budget-error-read = no se pudo leer el archivo de presupuesto { $path }: { $error }
