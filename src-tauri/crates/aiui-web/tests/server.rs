@@ -338,19 +338,9 @@ async fn refusals_are_said_in_the_browsers_language() {
     assert!(message.starts_with("Zu viele Anmeldeversuche. Warten Sie "), "{message}");
 
     let owner = h.sign_in(true).await;
-    let response = h
-        .http
-        .post(format!("{}api/invoke/trusted_set_grant", owner.base))
-        .header("origin", &owner.origin)
-        .header("cookie", &owner.cookie)
-        .header("x-csrf-token", &owner.csrf)
-        .header("accept-language", "de")
-        .json(&json!({ "tool": "package_restart", "enabled": false, "secret": "a wrong passphrase" }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 403);
-    let body: Value = response.json().await.unwrap();
+    let grant = json!({ "tool": "package_restart", "enabled": false, "secret": "a wrong passphrase" });
+    let (status, body) = h.post_in(&owner, Some("de"), "api/invoke/trusted_set_grant", grant).await;
+    assert_eq!(status, 403);
     assert_eq!(body["code"], "wrong_secret", "the code the page acts on stays as it is");
     assert_eq!(
         body["message"],

@@ -235,16 +235,21 @@ impl Harness {
 
     /// POSTs `body` as JSON to `path` under the browser's base, with its cookie, CSRF token and Origin.
     pub async fn post(&self, browser: &Browser, path: &str, body: Value) -> (u16, Value) {
-        let response = self
+        self.post_in(browser, None, path, body).await
+    }
+
+    /// [`Self::post`] from a browser that asks for `language` (`Accept-Language`), if any.
+    pub async fn post_in(&self, browser: &Browser, language: Option<&str>, path: &str, body: Value) -> (u16, Value) {
+        let mut request = self
             .http
             .post(format!("{}{path}", browser.base))
             .header("origin", &browser.origin)
             .header("cookie", &browser.cookie)
-            .header("x-csrf-token", &browser.csrf)
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
+            .header("x-csrf-token", &browser.csrf);
+        if let Some(language) = language {
+            request = request.header("accept-language", language);
+        }
+        let response = request.json(&body).send().await.unwrap();
         (response.status().as_u16(), response.json().await.unwrap_or(Value::Null))
     }
 
