@@ -189,13 +189,30 @@ fn budget_row(name: &str, threads: usize, separate_stores: bool, ops: usize) {
 }
 
 fn main() {
+    // `cargo bench --bench hotpaths -- egress` runs one section, e.g. under a profiler.
+    let only: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let wanted = |section: &str| only.as_deref().is_none_or(|o| o == section);
+    if wanted("egress") {
+        egress_rows();
+    }
+    if wanted("validation") {
+        validation_rows();
+    }
+    if wanted("budget") {
+        budget_rows();
+    }
+}
+
+fn egress_rows() {
     println!("egress screen over a ~100 KB Anthropic body (tool results of node-admin text), 30 rounds, each with a");
     println!("new screen; then the same body through the same screen, as a turn re-sends its history");
     println!("{:<34} {:>11} {:>12} {:>12} {:>13}", "body", "size", "p50", "max", "rate");
     egress_row("benign text only", &body(0));
     egress_row("one secret per 20 tool results", &body(20));
     egress_row("a secret in every tool result", &body(1));
+}
 
+fn validation_rows() {
     println!();
     println!("tool argument validation (JSON Schema), 20 000 calls each");
     let registry = Registry::node_tools();
@@ -203,7 +220,9 @@ fn main() {
     validation_row(&registry, "package_logs {id, lines} valid", "package_logs", json!({"id": "lnd", "lines": 50}));
     validation_row(&registry, "package_restart injected id", "package_restart", json!({"id": "lnd; rm -rf /"}));
     validation_row(&registry, "package_install extra field", "package_install", json!({"id": "x", "force": true}));
+}
 
+fn budget_rows() {
     println!();
     println!("budget reserve + settle (file lock, re-read, atomic write per call) under contention");
     budget_row("1 thread, 1 store", 1, false, 400);

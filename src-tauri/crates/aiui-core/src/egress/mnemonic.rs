@@ -36,9 +36,10 @@
 //! programs, and for logs that must reach the model unchanged.
 //!
 //! The screen runs on every cloud request, so this is a single pass over the bytes that allocates nothing for
-//! most words: an ASCII word is packed into an integer and looked up in a table built once, a word outside the
-//! lists' lengths is not looked up at all, and only a stretch of at least eleven listed words joined by list
-//! punctuation is examined further.
+//! most words: an ASCII word is read through a byte table, packed into an integer and looked up in a filter built
+//! once, and a word outside the lists' lengths is not looked up at all. The gaps between words are read only in a
+//! stretch that holds eleven words the filter lets through without two unlisted words in a row ([`find`]), and only
+//! a run of at least eleven listed words joined by list punctuation is examined further.
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -161,11 +162,16 @@ fn filter_bit(key: u64) -> usize {
 impl Lexicon {
     /// The lists' entry for a key made by [`ascii_key`].
     fn ascii(&self, key: u64) -> Option<Entry> {
-        let bit = filter_bit(key);
-        if self.ascii_filter[bit / 64] & (1 << (bit % 64)) == 0 {
+        if !self.may_hold(key) {
             return None;
         }
         self.ascii.get(&key).copied()
+    }
+
+    /// False when no list holds the key, from the filter alone; true for every listed key and a few others.
+    fn may_hold(&self, key: u64) -> bool {
+        let bit = filter_bit(key);
+        self.ascii_filter[bit / 64] & (1 << (bit % 64)) != 0
     }
 }
 
@@ -378,26 +384,47 @@ fn word_end(text: &str, start: usize, first: char) -> (usize, bool) {
     (end, ascii)
 }
 
+/// Per byte: an ASCII letter's number in the alphabet (1 to 26), with [`UPPER`] set for a capital; 0 for any other
+/// ASCII byte; [`NON_ASCII`] for a byte of a longer char. Words are most of a text's bytes, so they are read from
+/// this table rather than by a chain of comparisons.
+static LETTERS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b as u8 {
+            c @ b'a'..=b'z' => c - b'a' + 1,
+            c @ b'A'..=b'Z' => (c - b'A' + 1) | UPPER,
+            0x80.. => NON_ASCII,
+            _ => 0,
+        };
+        b += 1;
+    }
+    table
+};
+const UPPER: u8 = 0x20;
+const NON_ASCII: u8 = 0xff;
+
 /// The end of the ASCII word at `start`, with its [`ascii_key`] and whether it is all lowercase, read in the one
 /// pass over its letters that most words of a text take; `None` when a non-ASCII char follows its letters, which
 /// [`word_end`] reads.
 fn ascii_word(bytes: &[u8], start: usize) -> Option<(usize, (Option<u64>, bool))> {
     let mut end = start;
     let mut key = 0u64;
-    let mut lowercase = true;
+    let mut seen = 0u8;
     while let Some(&b) = bytes.get(end) {
-        if !b.is_ascii_alphabetic() {
-            if !b.is_ascii() {
-                return None;
-            }
+        let letter = LETTERS[usize::from(b)];
+        if letter == 0 {
             break;
         }
-        lowercase &= b.is_ascii_lowercase();
-        key = key << 5 | u64::from(b.to_ascii_lowercase() - b'a' + 1);
+        if letter == NON_ASCII {
+            return None;
+        }
+        seen |= letter;
+        key = key << 5 | u64::from(letter & !UPPER);
         end += 1;
     }
     let key = (3..=9).contains(&(end - start)).then_some(key);
-    Some((end, (key, lowercase)))
+    Some((end, (key, seen & UPPER == 0)))
 }
 
 /// The stretch of candidate words being read: listed in some list, or shaped like a typo of one, each joined to
@@ -423,33 +450,59 @@ impl Run {
     }
 }
 
-/// The byte ranges of the seed phrases in `text`, each from its first word to its last, with the kind to name
-/// (`bip39` or `slip39`).
-pub(super) fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
+/// One word of a text as the scan reads it (a Han character is a word of its own).
+struct Word {
+    range: Range<usize>,
+    entry: Option<Entry>,
+    /// A lowercase word of wordlist length, which may be a typo in a Latin-script list.
+    typo_shaped: bool,
+    cjk: bool,
+}
+
+impl Word {
+    fn lists(&self) -> u16 {
+        self.entry.map_or(0, |e| e.lists)
+    }
+
+    fn candidate(&self) -> bool {
+        self.entry.is_some() || self.typo_shaped
+    }
+}
+
+/// Where one word of a text lies, as [`next_span`] reads it: the char it starts with, whether it is all ASCII,
+/// and for an ASCII word read in one pass, its [`ascii_key`] and whether it is all lowercase.
+struct Span {
+    range: Range<usize>,
+    first: char,
+    ascii: bool,
+    packed: Option<(Option<u64>, bool)>,
+}
+
+/// The next word of `text` at or after `at`, which moves past it. The bytes between words (and a JSON `\n`,
+/// `\r` or `\t` escape, whose letter is no word) are skipped.
+fn next_span(text: &str, at: &mut usize) -> Option<Span> {
     let bytes = text.as_bytes();
-    let mut found = Vec::new();
-    let mut run = Run::default();
-    // The previous token's end, whether it was CJK, and whether it is the last token of `run`.
-    let mut prev: Option<(usize, bool)> = None;
-    let mut prev_candidate = false;
-    let mut at = 0;
-    while at < bytes.len() {
-        let b = bytes[at];
+    while *at < bytes.len() {
+        // Most bytes between words are ASCII punctuation, digits and spaces: skip them in a tight loop.
+        while bytes.get(*at).is_some_and(|&b| LETTERS[usize::from(b)] == 0 && b != b'\\') {
+            *at += 1;
+        }
+        let Some(&b) = bytes.get(*at) else { break };
         let first = if b.is_ascii_alphabetic() {
             char::from(b)
         } else if b.is_ascii() {
-            let escape = b == b'\\' && matches!(bytes.get(at + 1), Some(b'n' | b'r' | b't'));
-            at += if escape { 2 } else { 1 };
+            let escape = b == b'\\' && matches!(bytes.get(*at + 1), Some(b'n' | b'r' | b't'));
+            *at += if escape { 2 } else { 1 };
             continue;
         } else {
-            let Some(c) = text[at..].chars().next() else { break };
+            let c = text[*at..].chars().next()?;
             if !is_word_char(c) {
-                at += c.len_utf8();
+                *at += c.len_utf8();
                 continue;
             }
             c
         };
-        let start = at;
+        let start = *at;
         let (end, ascii, packed) = match ascii_word(bytes, start) {
             Some((end, packed)) => (end, true, Some(packed)),
             None => {
@@ -457,63 +510,183 @@ pub(super) fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
                 (end, ascii, None)
             }
         };
-        at = end;
-        let raw = &text[start..end];
-        let (entry, typo_shaped) = if let Some((key, lowercase)) = packed {
-            (key.and_then(|key| LEXICON.ascii(key)), (3..=8).contains(&raw.len()) && lowercase)
-        } else if ascii {
-            let entry = ascii_key(raw.as_bytes()).and_then(|key| LEXICON.ascii(key));
-            (entry, (3..=8).contains(&raw.len()) && raw.bytes().all(|b| b.is_ascii_lowercase()))
-        } else {
-            let length = raw.chars().count();
-            let lowercase = raw.chars().all(|c| c.is_lowercase() || !c.is_alphabetic());
-            (lookup_unicode(raw), (3..=8).contains(&length) && lowercase)
-        };
-        let candidate = entry.is_some() || typo_shaped;
-        let cjk = !ascii && is_cjk(first);
-        if candidate || prev_candidate {
-            let gap_start = prev.map_or(0, |(end, _)| end);
+        *at = end;
+        return Some(Span { range: start..end, first, ascii, packed });
+    }
+    None
+}
+
+/// The next word of `text` at or after `at`, which moves past it, with what the lists know of it.
+fn next_word(text: &str, at: &mut usize) -> Option<Word> {
+    let Span { range, first, ascii, packed } = next_span(text, at)?;
+    let raw = &text[range.clone()];
+    let (entry, typo_shaped) = if let Some((key, lowercase)) = packed {
+        (key.and_then(|key| LEXICON.ascii(key)), (3..=8).contains(&raw.len()) && lowercase)
+    } else if ascii {
+        let entry = ascii_key(raw.as_bytes()).and_then(|key| LEXICON.ascii(key));
+        (entry, (3..=8).contains(&raw.len()) && raw.bytes().all(|b| b.is_ascii_lowercase()))
+    } else {
+        let length = raw.chars().count();
+        let lowercase = raw.chars().all(|c| c.is_lowercase() || !c.is_alphabetic());
+        (lookup_unicode(raw), (3..=8).contains(&length) && lowercase)
+    };
+    Some(Word { range, entry, typo_shaped, cjk: !ascii && is_cjk(first) })
+}
+
+/// Whether a list may hold the word at `span`: true for every listed word, and for about one unlisted ASCII word in
+/// 25, which the filter lets through ([`Lexicon::ascii_filter`]) and only the map would tell apart.
+fn maybe_listed(text: &str, span: &Span) -> bool {
+    match span.packed {
+        Some((key, _)) => key.is_some_and(|key| LEXICON.may_hold(key)),
+        None if span.ascii => ascii_key(text[span.range.clone()].as_bytes()).is_some_and(|key| LEXICON.may_hold(key)),
+        None => lookup_unicode(&text[span.range.clone()]).is_some(),
+    }
+}
+
+/// The run scan's state between two words: the run being read, and the word before (its end, whether it was CJK
+/// and whether it was a candidate, so the last token of the run).
+struct Scan {
+    run: Run,
+    prev: Option<(usize, bool)>,
+    prev_candidate: bool,
+}
+
+impl Scan {
+    /// The state at the start of a text, or where the word before ended at `prev`.
+    fn after(prev: Option<&Word>) -> Self {
+        Self {
+            run: Run::default(),
+            prev: prev.map(|w| (w.range.end, w.cjk)),
+            prev_candidate: prev.is_some_and(Word::candidate),
+        }
+    }
+
+    /// Reads one word: it joins the run, starts a new one, or ends it (and the run is examined).
+    fn word(&mut self, text: &str, word: &Word, found: &mut Vec<(Range<usize>, &'static str)>) {
+        let candidate = word.candidate();
+        let start = word.range.start;
+        if candidate || self.prev_candidate {
+            let gap_start = self.prev.map_or(0, |(end, _)| end);
             let gap = &text[gap_start..start];
             let breaks = line_breaks(gap);
-            if prev_candidate && let Some(last) = run.tokens.last_mut() {
+            if self.prev_candidate && let Some(last) = self.run.tokens.last_mut() {
                 last.closes_line = breaks.is_some_and(|(first, _)| is_list_gap(&gap[..first]));
             }
             if candidate {
-                let prev_cjk = prev.is_some_and(|(_, cjk)| cjk);
-                let joined = prev.is_some() && is_list_gap(gap) && (!(cjk || prev_cjk) || !gap.is_empty());
+                let prev_cjk = self.prev.is_some_and(|(_, cjk)| cjk);
+                let joined = self.prev.is_some() && is_list_gap(gap) && (!(word.cjk || prev_cjk) || !gap.is_empty());
                 let opens_line = match breaks {
                     Some((_, last)) => is_list_gap(&gap[last..]),
-                    None => prev.is_none() && is_list_gap(gap),
+                    None => self.prev.is_none() && is_list_gap(gap),
                 };
-                let lists = entry.map_or(0, |e| e.lists);
+                let lists = word.lists();
                 // Two words in a row that no list holds end every window (see `phrases`), so they end the run.
-                let continues =
-                    prev_candidate && joined && (lists != 0 || run.tokens.last().is_some_and(|t| t.lists != 0));
+                let continues = self.prev_candidate
+                    && joined
+                    && (lists != 0 || self.run.tokens.last().is_some_and(|t| t.lists != 0));
                 if !continues {
-                    run.flush(&mut found);
+                    self.run.flush(found);
                 }
-                run.push(Token {
-                    range: start..end,
+                self.run.push(Token {
+                    range: word.range.clone(),
                     lists,
-                    id: entry.map_or(0, |e| e.id),
-                    typo_shaped,
+                    id: word.entry.map_or(0, |e| e.id),
+                    typo_shaped: word.typo_shaped,
                     new_line: breaks.is_some(),
                     opens_line,
                     closes_line: false,
                 });
             } else {
-                run.flush(&mut found);
+                self.run.flush(found);
             }
         }
-        prev = Some((end, cjk));
-        prev_candidate = candidate;
+        self.prev = Some((word.range.end, word.cjk));
+        self.prev_candidate = candidate;
     }
-    if prev_candidate && let (Some(last), Some((end, _))) = (run.tokens.last_mut(), prev) {
-        let rest = &text[end..];
-        let line_rest = line_breaks(rest).map_or(rest, |(first, _)| &rest[..first]);
-        last.closes_line = is_list_gap(line_rest);
+
+    /// Ends the text: the last run is examined.
+    fn finish(mut self, text: &str, found: &mut Vec<(Range<usize>, &'static str)>) {
+        if self.prev_candidate && let (Some(last), Some((end, _))) = (self.run.tokens.last_mut(), self.prev) {
+            let rest = &text[end..];
+            let line_rest = line_breaks(rest).map_or(rest, |(first, _)| &rest[..first]);
+            last.closes_line = is_list_gap(line_rest);
+        }
+        self.run.flush(found);
     }
-    run.flush(&mut found);
+}
+
+/// The byte ranges of the seed phrases in `text`, each from its first word to its last, with the kind to name
+/// (`bip39` or `slip39`).
+///
+/// Most words of most texts are listed or typo-shaped, so the run scan would read the gap before nearly every word
+/// of them. It only needs to where it can find something: a run holds no two unlisted words in a row (they end
+/// it) and is examined only with [`MIN_LISTED`] listed words. So words are first only looked up, counting the
+/// listed ones since the last two unlisted words in a row; the scan reads a stretch only when that count reaches
+/// [`MIN_LISTED`], starting from those two words, and stops at the next two. After two unlisted words in a row its
+/// state depends on nothing before them ([`Scan::after`]), so it finds what a scan of every word finds
+/// ([`find_scanning_every_word`], which the tests hold it to).
+pub(super) fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    // Where a scan would start afresh: at `from`, after the word at `before` (none at the start of the text). Two
+    // words the filter rules out are unlisted; a word it lets through counts as listed, which may only start a
+    // scan that finds nothing.
+    let (mut from, mut before): (usize, Option<usize>) = (0, None);
+    let mut last: Option<(Range<usize>, bool)> = None;
+    let mut listed = 0;
+    while let Some(span) = next_span(text, &mut at) {
+        let maybe = maybe_listed(text, &span);
+        if maybe {
+            listed += 1;
+            if listed >= MIN_LISTED {
+                let word_before = before.and_then(|mut start| next_word(text, &mut start));
+                let Some((first, second, end)) = scan_stretch(text, from, word_before.as_ref(), &mut found) else {
+                    return found;
+                };
+                (at, from, before, listed) = (end, second.range.start, Some(first.range.start), 0);
+                last = Some((second.range, false));
+                continue;
+            }
+        } else if let Some((range, false)) = &last {
+            (from, before, listed) = (span.range.start, Some(range.start), 0);
+        }
+        last = Some((span.range, maybe));
+    }
+    found
+}
+
+/// Scans every word from `from` (after the word `before`) to the next two unlisted words in a row, which end every
+/// run; returns those two and where the second ends. `None` when the text ends first.
+fn scan_stretch(
+    text: &str,
+    mut at: usize,
+    before: Option<&Word>,
+    found: &mut Vec<(Range<usize>, &'static str)>,
+) -> Option<(Word, Word, usize)> {
+    let mut scan = Scan::after(before);
+    // The stretch's first word may be unlisted after an unlisted `before`: that pair started it, so it ends nothing.
+    let mut last: Option<Word> = None;
+    while let Some(word) = next_word(text, &mut at) {
+        scan.word(text, &word, found);
+        if word.lists() == 0 && last.as_ref().is_some_and(|l| l.lists() == 0) {
+            return Some((last.take()?, word, at));
+        }
+        last = Some(word);
+    }
+    scan.finish(text, found);
+    None
+}
+
+/// [`find`] reading the gaps around every word: the reference its stretches are held to.
+#[cfg(test)]
+fn find_scanning_every_word(text: &str) -> Vec<(Range<usize>, &'static str)> {
+    let mut found = Vec::new();
+    let mut scan = Scan::after(None);
+    let mut at = 0;
+    while let Some(word) = next_word(text, &mut at) {
+        scan.word(text, &word, &mut found);
+    }
+    scan.finish(text, &mut found);
     found
 }
 
@@ -679,4 +852,68 @@ fn phrases(chain: &[Token], index: usize, list: &List) -> Vec<Range<usize>> {
         }
     }
     spans
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+
+    /// Every line of the corpus files, alone, with its escapes undone, and glued to the next two lines.
+    fn corpus() -> Vec<String> {
+        let mut texts = Vec::new();
+        for name in ["benign.txt", "secrets.txt"] {
+            let path = format!("{}/../../../fixtures/egress/{name}", env!("CARGO_MANIFEST_DIR"));
+            let file = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("corpus {path} is missing: {e}"));
+            let lines: Vec<String> = file
+                .lines()
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .map(|l| l.replace("\\n", "\n").replace("\\t", "\t"))
+                .collect();
+            texts.extend(lines.iter().cloned());
+            texts.extend(lines.windows(3).map(|w| w.join("\n")));
+        }
+        texts
+    }
+
+    /// Texts made to sit at the edges of the stretches: list words of several lists, typo-shaped and other words,
+    /// and the gaps that join or part them (line breaks, numbers, JSON escapes, full stops), in random order.
+    fn generated(rng: &mut StdRng) -> String {
+        let english = bip39::Language::English.word_list();
+        let spanish = bip39::Language::Spanish.word_list();
+        let others = ["zzqx", "qwrtp", "INFO", "Lnd", "x", "abcdefghijk", "的", "ábaco", "ありがとう", "WALLET"];
+        let gaps = [" ", " ", " ", ", ", "\n", "\n", "\\n", ". ", ": ", " 3. ", "\n12) ", "\n\n", " - ", "", "\t"];
+        // Half the texts are mostly list words joined by spaces and line breaks, so they hold phrases.
+        let (listed, joining) = if rng.random_bool(0.5) { (18, 5) } else { (12, gaps.len()) };
+        let mut text = String::new();
+        for _ in 0..rng.random_range(1..80) {
+            let word = match rng.random_range(0..20) {
+                n if n < listed => english[rng.random_range(0..2048)],
+                n if n < listed + 1 => spanish[rng.random_range(0..2048)],
+                _ => others[rng.random_range(0..others.len())],
+            };
+            text.push_str(word);
+            text.push_str(gaps[rng.random_range(0..gaps.len().min(joining))]);
+        }
+        text
+    }
+
+    /// Scanning only the stretches with enough listed words finds what scanning every word finds, on the corpus and
+    /// on texts made to cross the stretches' edges (the generator finds phrases in many of them).
+    #[test]
+    fn scanning_stretches_finds_what_scanning_every_word_finds() {
+        let mut rng = StdRng::seed_from_u64(0x5eed);
+        let texts = corpus().into_iter().chain((0..20_000).map(|_| generated(&mut rng)));
+        let (mut compared, mut with_phrases) = (0, 0);
+        for text in texts {
+            let every = find_scanning_every_word(&text);
+            assert_eq!(find(&text), every, "text: {text:?}");
+            compared += 1;
+            with_phrases += usize::from(!every.is_empty());
+        }
+        eprintln!("seed-word stretches: {compared} texts compared, {with_phrases} with a phrase");
+        assert!(with_phrases > 1000, "the texts must hold phrases to compare: {with_phrases}");
+    }
 }
