@@ -548,6 +548,15 @@ fn open_shapes(text: &str, anchors: &mut Vec<Range<usize>>) -> u64 {
 }
 
 fn find_shape(shape: &Shape, text: &str, out: &mut Vec<Finding>) {
+    // A shape that redacts its whole match needs no groups, and resolving them costs a second search per match.
+    if shape.group == 0 {
+        for m in shape.re.find_iter(text) {
+            if (shape.accept)(m.as_str()) {
+                out.push(Finding { range: m.range(), kind: shape.kind.to_owned() });
+            }
+        }
+        return;
+    }
     for caps in shape.re.captures_iter(text) {
         let Some(m) = (shape.group..caps.len()).find_map(|g| caps.get(g)) else { continue };
         if (shape.accept)(m.as_str()) {
