@@ -3,6 +3,8 @@
 //!
 //! Run: `cargo bench -p aiui-core --bench hotpaths` (or `scripts/bench` for every table in release mode). The
 //! machines are shared and noisy: compare rows of one run with each other, and read absolute rates as a floor.
+//! `cargo bench -p aiui-core --bench hotpaths -- egress` (or `validation`, `budget`) prints one table, e.g. under
+//! a profiler; callgrind's instruction counts do not depend on the load.
 
 #![allow(clippy::print_stdout)] // A bench's table is its output.
 
@@ -189,7 +191,6 @@ fn budget_row(name: &str, threads: usize, separate_stores: bool, ops: usize) {
 }
 
 fn main() {
-    // `cargo bench --bench hotpaths -- egress` runs one section, e.g. under a profiler.
     let only: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let wanted = |section: &str| only.as_deref().is_none_or(|o| o == section);
     if wanted("egress") {

@@ -23,6 +23,10 @@ struct Shape {
     group: usize,
     accept: fn(&str) -> bool,
     gate: Gate,
+    /// Every match is a whole run of ASCII word bytes (`\b` on both sides) made of the gate's run class, so the
+    /// shape is searched only inside the word runs that hold such a run ([`word_runs_holding`]); a WIF key has no
+    /// literal to look for, and hex hashes open its gate in most node logs.
+    whole_words: bool,
 }
 
 /// What a text must hold for a shape to match in it, checked before the shape's own search: a shape runs only on
@@ -150,7 +154,7 @@ const B58: &str = "[1-9A-HJ-NP-Za-km-z]";
 /// text, and every shape here is ASCII anyway.
 fn shape(kind: &'static str, pattern: &str, group: usize, accept: fn(&str) -> bool, gate: Gate) -> Shape {
     let pattern = pattern.replace("B58", B58).replace(r"\b", r"(?-u:\b)");
-    Shape { kind, re: Regex::new(&pattern).unwrap(), group, accept, gate }
+    Shape { kind, re: Regex::new(&pattern).unwrap(), group, accept, gate, whole_words: false }
 }
 
 /// Words that name a secret value in a config file, an environment or a URL query: `password=`, `DB_PASS:`,
@@ -362,7 +366,10 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
             words(&[":descriptor:x25519:"]),
         ),
         // WIF: 5/9 (uncompressed) take 51 chars, K/L/c (compressed) 52; 9 and c are testnet and regtest.
-        shape("wif", r"\b(?:[59]B58{50}|[KLc]B58{51})\b", 0, mixed_base58, run(Class::Base58, 51)),
+        Shape {
+            whole_words: true,
+            ..shape("wif", r"\b(?:[59]B58{50}|[KLc]B58{51})\b", 0, mixed_base58, run(Class::Base58, 51))
+        },
         shape(
             "hex-key",
             r#"(?i)(?:priv(?:ate)?[_-]?key|secret[_-]?key|seckey|privkey|hsm[_-]?secret|master[_-]?key|signing[_-]?key|nostr[_-]?(?:priv|secret|sk))\w*\\?["']?\s*[=:]\s*\\?["']?((?:0x)?[0-9a-fA-F]{64})\b"#,
@@ -547,7 +554,54 @@ fn open_shapes(text: &str, anchors: &mut Vec<Range<usize>>) -> u64 {
     open
 }
 
+/// The runs of ASCII word bytes in `text` that hold at least `min` bytes of `class` in a row, as [`has_run`] finds
+/// them: only every `min`-th byte is looked at outside such runs.
+fn word_runs_holding(text: &str, class: Class, min: usize) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut runs = Vec::new();
+    let mut probe = min - 1;
+    while probe < bytes.len() {
+        if !class.contains(bytes[probe]) {
+            probe += min;
+            continue;
+        }
+        let first = bytes[..probe].iter().rposition(|&b| !class.contains(b)).map_or(0, |at| at + 1);
+        let end = bytes[probe..].iter().position(|&b| !class.contains(b)).map_or(bytes.len(), |at| probe + at);
+        if end - first < min {
+            probe = end + min;
+            continue;
+        }
+        // A class byte is a word byte, so the word run's end is no class byte and the next run starts past it.
+        let start = bytes[..first].iter().rposition(|&b| !word(b)).map_or(0, |at| at + 1);
+        let stop = bytes[end..].iter().position(|&b| !word(b)).map_or(bytes.len(), |at| end + at);
+        runs.push(start..stop);
+        probe = stop + min;
+    }
+    runs
+}
+
+/// The shape's matches in `text`, as [`find_shape_everywhere`] finds them.
 fn find_shape(shape: &Shape, text: &str, out: &mut Vec<Finding>) {
+    let Some((class, min)) = shape.gate.run.filter(|_| shape.whole_words) else {
+        return find_shape_everywhere(shape, text, out);
+    };
+    for words in word_runs_holding(text, class, min) {
+        // The text cut after the word run: the byte after it is no word byte, so `\b` holds at the cut as it
+        // holds in the whole text, and a match never crosses out of a word run.
+        let haystack = &text[..words.end];
+        let mut at = words.start;
+        while let Some(m) = shape.re.find_at(haystack, at) {
+            if (shape.accept)(m.as_str()) {
+                out.push(Finding { range: m.range(), kind: shape.kind.to_owned() });
+            }
+            at = m.end();
+        }
+    }
+}
+
+/// The shape's regex over the whole text.
+fn find_shape_everywhere(shape: &Shape, text: &str, out: &mut Vec<Finding>) {
     // A shape that redacts its whole match needs no groups, and resolving them costs a second search per match.
     if shape.group == 0 {
         for m in shape.re.find_iter(text) {
@@ -702,7 +756,7 @@ pub(super) fn redact(text: &str, findings: &[Finding]) -> String {
 #[cfg(test)]
 fn find_shapes_unfiltered(text: &str, out: &mut Vec<Finding>) {
     for shape in SHAPES.iter() {
-        find_shape(shape, text, out);
+        find_shape_everywhere(shape, text, out);
     }
     for (range, kind) in mnemonic::find(text) {
         out.push(Finding { range, kind: kind.to_owned() });
@@ -803,5 +857,44 @@ mod tests {
         }
         assert!(!has_run(&format!("{}0{}", "a".repeat(50), "a".repeat(50)), Class::Base58, 51));
         assert!(has_run("0123456789abcdefABCDEF", Class::Hex, 22));
+    }
+
+    /// A whole-word shape searched only inside its word runs finds what its regex finds over the whole text: keys
+    /// of every length around 51 and 52, glued to word bytes, non-word bytes and non-ASCII chars, beside hex hashes.
+    #[test]
+    fn a_whole_word_shape_finds_in_word_runs_what_it_finds_everywhere() {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        const B58_CHARS: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+        let shapes: Vec<&Shape> = SHAPES.iter().filter(|s| s.whole_words).collect();
+        assert!(!shapes.is_empty());
+        let mut rng = StdRng::seed_from_u64(51);
+        let neighbours = [" ", "\n", "\\n", "0", "_", "é", ".", "x", "", "=", "l", "\u{2028}", "-"];
+        let (mut compared, mut found) = (0, 0);
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..rng.random_range(1..5) {
+                text.push_str(neighbours[rng.random_range(0..neighbours.len())]);
+                let len = [50, 51, 51, 52, 52, 53][rng.random_range(0..6)];
+                let mut key: String = (0..len).map(|_| char::from(B58_CHARS[rng.random_range(0..B58_CHARS.len())])).collect();
+                if rng.random_bool(0.7) {
+                    key.replace_range(..1, ["5", "9", "K", "L", "c"][rng.random_range(0..5)]);
+                }
+                if rng.random_bool(0.2) {
+                    key = (0..64).map(|_| char::from(b"0123456789abcdef"[rng.random_range(0..16)])).collect();
+                }
+                text.push_str(&key);
+                text.push_str(neighbours[rng.random_range(0..neighbours.len())]);
+            }
+            for shape in &shapes {
+                let (mut runs, mut everywhere) = (Vec::new(), Vec::new());
+                find_shape(shape, &text, &mut runs);
+                find_shape_everywhere(shape, &text, &mut everywhere);
+                assert_eq!(runs, everywhere, "text: {text:?}");
+                compared += 1;
+                found += everywhere.len();
+            }
+        }
+        assert!(found > 3000, "the texts must hold keys: {found} in {compared}");
     }
 }
