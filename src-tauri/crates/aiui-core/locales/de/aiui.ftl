@@ -229,7 +229,7 @@ routstr-no-common-mint = Ich konnte nicht bezahlen: Keine Mint ist sowohl in den
 routstr-too-little-ecash = Ich konnte die { $price } Sats, die diese Anfrage kosten kann, nicht bezahlen: Die Wallet hält bei den akzeptierten Mints zu wenig Ecash, deshalb habe ich hier aufgehört. Es wurde nichts ausgegeben. Der Besitzer kann die Wallet im Einstellungsfenster von AIUI aufladen (oder mit `aiui-cli wallet invoice`).
 routstr-mint-down = Ich konnte nicht bezahlen: { $error }. Es wurde nichts ausgegeben, deshalb habe ich hier aufgehört; versuchen Sie es wieder, wenn die Mint erreichbar ist.
 routstr-not-paid = Ich konnte nicht bezahlen: { $error }. Es wurde nichts ausgegeben, deshalb habe ich hier aufgehört.
-routstr-verdict-unspent = das Token wurde nicht ausgegeben und ist wieder in der Wallet
+routstr-verdict-unspent = der Token wurde nicht ausgegeben und ist wieder in der Wallet
 routstr-verdict-refunded = die Zahlung wurde erstattet
 routstr-verdict-refund-void = seine Erstattung zählte nicht
 routstr-verdict-provider-refunded = der Anbieter hat die Zahlung erstattet
@@ -239,18 +239,18 @@ routstr-verdict-kept-in-ledger = die Zahlung bleibt im Kassenbuch; ihre Erstattu
 
 ## Die eigenen Hinweise der Wallet: im Kassenbuch als Geschehenes gespeichert und in der Sprache jedes Lesers gesagt.
 
-wallet-set-aside = { $provider } hat ein Token zurückgeschickt, das nicht zählt: { $reason }. Es wurde als 0 zurückerhaltene Sats gezählt und beiseitegelegt (nicht empfangen), diese Zahlung zählt also voll. Der Besitzer kann es mit `aiui-cli wallet set-aside` ansehen und dort empfangen oder verwerfen.
-wallet-set-aside-received = Das von { $provider } zurückgeschickte, beiseitegelegte Token wurde auf Wunsch des Besitzers empfangen: { $sats } Sats von { $mint }.
+wallet-set-aside = { $provider } hat einen Token zurückgeschickt, der nicht zählt: { $reason }. Er wurde als 0 zurückerhaltene Sats gezählt und beiseitegelegt (nicht empfangen), diese Zahlung zählt also voll. Der Besitzer kann ihn mit `aiui-cli wallet set-aside` ansehen und dort empfangen oder verwerfen.
+wallet-set-aside-received = Der von { $provider } zurückgeschickte, beiseitegelegte Token wurde auf Wunsch des Besitzers empfangen: { $sats } Sats von { $mint }.
 wallet-written-off = { $spent } der { $paid } an { $provider } gezahlten Sats wurden als ausgegeben abgeschrieben, nachdem die Zahlung { $watched } lang beobachtet wurde: { $why }. Das Budget zählt sie in dem Zeitraum, in dem die Zahlung erfolgte.
 wallet-written-off-request = { $spent } der { $paid } an { $provider } gezahlten Sats (Anfrage { $request }) wurden als ausgegeben abgeschrieben, nachdem die Zahlung { $watched } lang beobachtet wurde: { $why }. Das Budget zählt sie in dem Zeitraum, in dem die Zahlung erfolgte.
 wallet-why-partly-back = ein Teil des Tokens wurde eingelöst oder hängt bei der Mint; die { $back } noch nicht ausgegebenen Sats wurden in die Wallet zurückgeholt
-wallet-why-stuck-at-the-mint = die Mint führt das Token noch als in Einlösung (ausstehend), und nichts davon war zurückzuholen
+wallet-why-stuck-at-the-mint = die Mint führt den Token noch als in Einlösung (ausstehend), und nichts davon war zurückzuholen
 wallet-why-no-refund-after =
-    der Anbieter hat das Token eingelöst, aber nach { $tries ->
+    der Anbieter hat den Token eingelöst, aber nach { $tries ->
         [one] { $tries } Versuch
        *[other] { $tries } Versuchen
     } weder Wechselgeld noch eine Erstattung geschickt
-wallet-why-refund-never-answered = der Anbieter hat das Token eingelöst, aber weder Wechselgeld noch eine Erstattung geschickt, und seine Erstattungsstelle hat nie geantwortet
+wallet-why-refund-never-answered = der Anbieter hat den Token eingelöst, aber weder Wechselgeld noch eine Erstattung geschickt, und seine Erstattungsstelle hat nie geantwortet
 wallet-age =
     { $unit ->
         [seconds] { $n } Sekunden
@@ -262,7 +262,7 @@ wallet-mint-silent = Die Mint { $mint } antwortet seit { $since } nicht mehr ({ 
 wallet-keyset-moved = { $sats } Sats bei { $mint } lagen auf einem Keyset, das die Mint ausmustert; sie wurden auf ihr aktives Keyset verschoben (die Mint behielt { $fee } Sats als Gebühr).
 wallet-token-never-made = Ein Token über { $sats } Sats von { $mint } wurde nie erstellt; die Sats sind in der Wallet geblieben.
 wallet-token-taken-back = Ein Token über { $sats } Sats von { $mint } wurde zurückgeholt.
-wallet-token-claimed = Das am { $made } erstellte Token über { $sats } Sats von { $mint } wurde von der Wallet eingelöst, an die es ging.
+wallet-token-claimed = Der am { $made } erstellte Token über { $sats } Sats von { $mint } wurde von der Wallet eingelöst, an die er ging.
 wallet-withdrawal-paid-proven = Die Abhebung von { $sats } Sats von { $mint } wurde bezahlt (Gebühr { $fee } Sats); der Zahlungsnachweis der Mint passt zur Rechnung.
 wallet-withdrawal-paid-proof-mismatch = Die Abhebung von { $sats } Sats von { $mint } wurde bezahlt (Gebühr { $fee } Sats); der Zahlungsnachweis der Mint passt nicht zur Rechnung: Prüfen Sie, ob die Zahlung beim Empfänger der Rechnung ankam.
 wallet-withdrawal-paid-unproven = Die Abhebung von { $sats } Sats von { $mint } wurde bezahlt (Gebühr { $fee } Sats); die Mint gab keinen Zahlungsnachweis.
