@@ -433,6 +433,9 @@ fn ascii_word(bytes: &[u8], start: usize) -> Option<(usize, (Option<u64>, bool))
 struct Run {
     tokens: Vec<Token>,
     listed: usize,
+    /// Look at every window of a chain, also those that can only join a phrase already found (the tests'
+    /// reference; [`phrases`] skips them).
+    every_window: bool,
 }
 
 impl Run {
@@ -443,7 +446,7 @@ impl Run {
 
     fn flush(&mut self, found: &mut Vec<(Range<usize>, &'static str)>) {
         if self.listed >= MIN_LISTED {
-            examine(&self.tokens, found);
+            examine(&self.tokens, found, self.every_window);
         }
         self.tokens.clear();
         self.listed = 0;
@@ -677,11 +680,13 @@ fn scan_stretch(
     None
 }
 
-/// [`find`] reading the gaps around every word: the reference its stretches are held to.
+/// [`find`] reading the gaps around every word and every window of a chain: the reference its stretches and
+/// [`phrases`]' shortcut are held to.
 #[cfg(test)]
 fn find_scanning_every_word(text: &str) -> Vec<(Range<usize>, &'static str)> {
     let mut found = Vec::new();
     let mut scan = Scan::after(None);
+    scan.run.every_window = true;
     let mut at = 0;
     while let Some(word) = next_word(text, &mut at) {
         scan.word(text, &word, &mut found);
@@ -692,7 +697,7 @@ fn find_scanning_every_word(text: &str) -> Vec<(Range<usize>, &'static str)> {
 
 /// Looks for phrases in one run, list by list. Each list is looked at on its own: a real phrase never mixes
 /// languages.
-fn examine(run: &[Token], found: &mut Vec<(Range<usize>, &'static str)>) {
+fn examine(run: &[Token], found: &mut Vec<(Range<usize>, &'static str)>, every_window: bool) {
     for index in 0..LISTS {
         let list = list(index);
         let listed = run.iter().filter(|t| t.lists & (1 << index) != 0).count();
@@ -707,7 +712,7 @@ fn examine(run: &[Token], found: &mut Vec<(Range<usize>, &'static str)>) {
                 while end < run.len() && run[end].class(index) != Class::Other {
                     end += 1;
                 }
-                found.extend(chain_phrases(&run[start..end], index, &list).into_iter().map(|r| (r, list.kind)));
+                found.extend(chain_phrases(&run[start..end], index, &list, every_window).into_iter().map(|r| (r, list.kind)));
             }
             start = end;
         }
@@ -716,8 +721,8 @@ fn examine(run: &[Token], found: &mut Vec<(Range<usize>, &'static str)>) {
 
 /// The phrases of one chain, with the line rule of the module comment: a window may cross a line break only
 /// where both lines are list lines, unless its words carry a valid BIP-39 checksum.
-fn chain_phrases(chain: &[Token], index: usize, list: &List) -> Vec<Range<usize>> {
-    let spans = phrases(chain, index, list);
+fn chain_phrases(chain: &[Token], index: usize, list: &List, every_window: bool) -> Vec<Range<usize>> {
+    let spans = phrases(chain, index, list, every_window);
     // Where the chain's lines start: a token after a line break.
     let starts: Vec<usize> = (1..chain.len()).filter(|&i| chain[i].new_line).collect();
     if spans.is_empty() || starts.is_empty() {
@@ -743,7 +748,7 @@ fn chain_phrases(chain: &[Token], index: usize, list: &List) -> Vec<Range<usize>
     let mut confirmed: Vec<Range<usize>> = Vec::new();
     let mut from = 0;
     for &to in weak.iter().chain([&chain.len()]) {
-        confirmed.extend(phrases(&chain[from..to], index, list));
+        confirmed.extend(phrases(&chain[from..to], index, list, every_window));
         from = to;
     }
     let mut checksummed = Vec::new();
@@ -804,7 +809,7 @@ fn valid_checksum(words: &[Token], index: usize) -> bool {
 /// A phrase is random, so a window that repeats many words (code such as `true, false, true`) or runs in
 /// alphabetical order (a dictionary excerpt) is not one: a real 24-word phrase repeats at most a word or two,
 /// and twelve random words come out sorted once in 479 million.
-fn phrases(chain: &[Token], index: usize, list: &List) -> Vec<Range<usize>> {
+fn phrases(chain: &[Token], index: usize, list: &List, every_window: bool) -> Vec<Range<usize>> {
     if chain.len() < list.min_words {
         return Vec::new();
     }
@@ -848,6 +853,10 @@ fn phrases(chain: &[Token], index: usize, list: &List) -> Vec<Range<usize>> {
             match spans.last_mut() {
                 Some(prev) if span.start <= prev.end => prev.end = prev.end.max(span.end),
                 _ => spans.push(span),
+            }
+            // Every later window starts inside this span and ends by the chain's end: it would join it unchanged.
+            if last == chain.len() - 1 && !every_window {
+                break;
             }
         }
     }
@@ -900,8 +909,9 @@ mod tests {
         text
     }
 
-    /// Scanning only the stretches with enough listed words finds what scanning every word finds, on the corpus and
-    /// on texts made to cross the stretches' edges (the generator finds phrases in many of them).
+    /// Scanning only the stretches with enough listed words, and only the windows that can change a phrase, finds
+    /// what scanning every word and every window finds, on the corpus and on texts made to cross the stretches'
+    /// edges (the generator finds phrases in many of them).
     #[test]
     fn scanning_stretches_finds_what_scanning_every_word_finds() {
         let mut rng = StdRng::seed_from_u64(0x5eed);
