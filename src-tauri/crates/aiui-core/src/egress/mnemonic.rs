@@ -572,7 +572,9 @@ impl Scan {
             let gap_start = self.prev.map_or(0, |(end, _)| end);
             let gap = &text[gap_start..start];
             let breaks = line_breaks(gap);
-            if self.prev_candidate && let Some(last) = self.run.tokens.last_mut() {
+            if self.prev_candidate
+                && let Some(last) = self.run.tokens.last_mut()
+            {
                 last.closes_line = breaks.is_some_and(|(first, _)| is_list_gap(&gap[..first]));
             }
             if candidate {
@@ -609,7 +611,9 @@ impl Scan {
 
     /// Ends the text: the last run is examined.
     fn finish(mut self, text: &str, found: &mut Vec<(Range<usize>, &'static str)>) {
-        if self.prev_candidate && let (Some(last), Some((end, _))) = (self.run.tokens.last_mut(), self.prev) {
+        if self.prev_candidate
+            && let (Some(last), Some((end, _))) = (self.run.tokens.last_mut(), self.prev)
+        {
             let rest = &text[end..];
             let line_rest = line_breaks(rest).map_or(rest, |(first, _)| &rest[..first]);
             last.closes_line = is_list_gap(line_rest);
@@ -712,7 +716,9 @@ fn examine(run: &[Token], found: &mut Vec<(Range<usize>, &'static str)>, every_w
                 while end < run.len() && run[end].class(index) != Class::Other {
                     end += 1;
                 }
-                found.extend(chain_phrases(&run[start..end], index, &list, every_window).into_iter().map(|r| (r, list.kind)));
+                found.extend(
+                    chain_phrases(&run[start..end], index, &list, every_window).into_iter().map(|r| (r, list.kind)),
+                );
             }
             start = end;
         }

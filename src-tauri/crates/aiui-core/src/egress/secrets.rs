@@ -876,7 +876,8 @@ mod tests {
             for _ in 0..rng.random_range(1..5) {
                 text.push_str(neighbours[rng.random_range(0..neighbours.len())]);
                 let len = [50, 51, 51, 52, 52, 53][rng.random_range(0..6)];
-                let mut key: String = (0..len).map(|_| char::from(B58_CHARS[rng.random_range(0..B58_CHARS.len())])).collect();
+                let mut key: String =
+                    (0..len).map(|_| char::from(B58_CHARS[rng.random_range(0..B58_CHARS.len())])).collect();
                 if rng.random_bool(0.7) {
                     key.replace_range(..1, ["5", "9", "K", "L", "c"][rng.random_range(0..5)]);
                 }
