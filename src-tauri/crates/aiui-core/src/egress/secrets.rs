@@ -868,6 +868,16 @@ mod tests {
         const B58_CHARS: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
         let shapes: Vec<&Shape> = SHAPES.iter().filter(|s| s.whole_words).collect();
         assert!(!shapes.is_empty());
+        // What the word-run search relies on: the whole match is redacted, it is bounded by `\b` on both sides,
+        // and its class holds only word bytes.
+        for shape in &shapes {
+            let pattern = shape.re.as_str();
+            assert!(
+                shape.group == 0 && pattern.starts_with(r"(?-u:\b)") && pattern.ends_with(r"(?-u:\b)"),
+                "{pattern}"
+            );
+            assert!(matches!(shape.gate.run, Some((Class::Base58 | Class::Hex, _))), "{pattern}");
+        }
         let mut rng = StdRng::seed_from_u64(51);
         let neighbours = [" ", "\n", "\\n", "0", "_", "é", ".", "x", "", "=", "l", "\u{2028}", "-"];
         let (mut compared, mut found) = (0, 0);
