@@ -136,7 +136,7 @@ async fn a_set_aside_token_can_be_received_or_discarded_by_the_owner() {
     assert_eq!(notices.len(), 2, "each refusal is kept for every surface: {notices:?}");
     assert!(notices[0].text.contains("sent back a token that does not count"), "kept in English too: {notices:?}");
     let german = notices[0].text_in(Locale::De);
-    assert!(german.contains("hat ein Token zurückgeschickt, das nicht zählt"), "{german}");
+    assert!(german.contains("hat einen Token zurückgeschickt, der nicht zählt"), "{german}");
 
     let (mint, credited) = payments.receive_set_aside(&aside[0].id).await.expect("the owner receives it");
     assert_eq!((mint.trim_end_matches('/'), credited), (stranger.url().trim_end_matches('/'), 12));
