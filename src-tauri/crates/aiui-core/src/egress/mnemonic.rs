@@ -639,6 +639,7 @@ pub(super) fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
     // words the filter rules out are unlisted; a word it lets through counts as listed, which may only start a
     // scan that finds nothing.
     let (mut from, mut before): (usize, Option<usize>) = (0, None);
+    // The word before and whether the filter let it through.
     let mut last: Option<(Range<usize>, bool)> = None;
     let mut listed = 0;
     while let Some(span) = next_span(text, &mut at) {
@@ -666,10 +667,11 @@ pub(super) fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
 /// run; returns those two and where the second ends. `None` when the text ends first.
 fn scan_stretch(
     text: &str,
-    mut at: usize,
+    from: usize,
     before: Option<&Word>,
     found: &mut Vec<(Range<usize>, &'static str)>,
 ) -> Option<(Word, Word, usize)> {
+    let mut at = from;
     let mut scan = Scan::after(before);
     // The stretch's first word may be unlisted after an unlisted `before`: that pair started it, so it ends nothing.
     let mut last: Option<Word> = None;
