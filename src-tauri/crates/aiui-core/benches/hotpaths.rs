@@ -191,16 +191,20 @@ fn budget_row(name: &str, threads: usize, separate_stores: bool, ops: usize) {
 }
 
 fn main() {
+    let sections: [(&str, fn()); 3] =
+        [("egress", egress_rows), ("validation", validation_rows), ("budget", budget_rows)];
     let only: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let wanted = |section: &str| only.as_deref().is_none_or(|o| o == section);
-    if wanted("egress") {
-        egress_rows();
+    if let Some(only) = &only
+        && !sections.iter().any(|(name, _)| name == only)
+    {
+        let names: Vec<&str> = sections.iter().map(|(name, _)| *name).collect();
+        eprintln!("unknown section {only:?}: name one of {}, or none for all", names.join(", "));
+        std::process::exit(2);
     }
-    if wanted("validation") {
-        validation_rows();
-    }
-    if wanted("budget") {
-        budget_rows();
+    for (name, rows) in sections {
+        if only.as_deref().is_none_or(|o| o == name) {
+            rows();
+        }
     }
 }
 

@@ -519,29 +519,41 @@ fn next_span(text: &str, at: &mut usize) -> Option<Span> {
     None
 }
 
+impl Span {
+    /// For an all-ASCII word, its [`ascii_key`] (`None` inside when no list can hold it); `None` for any other word.
+    fn ascii_key(&self, text: &str) -> Option<Option<u64>> {
+        match self.packed {
+            Some((key, _)) => Some(key),
+            None if self.ascii => Some(ascii_key(text[self.range.clone()].as_bytes())),
+            None => None,
+        }
+    }
+}
+
 /// The next word of `text` at or after `at`, which moves past it, with what the lists know of it.
 fn next_word(text: &str, at: &mut usize) -> Option<Word> {
-    let Span { range, first, ascii, packed } = next_span(text, at)?;
-    let raw = &text[range.clone()];
-    let (entry, typo_shaped) = if let Some((key, lowercase)) = packed {
-        (key.and_then(|key| LEXICON.ascii(key)), (3..=8).contains(&raw.len()) && lowercase)
-    } else if ascii {
-        let entry = ascii_key(raw.as_bytes()).and_then(|key| LEXICON.ascii(key));
-        (entry, (3..=8).contains(&raw.len()) && raw.bytes().all(|b| b.is_ascii_lowercase()))
-    } else {
-        let length = raw.chars().count();
-        let lowercase = raw.chars().all(|c| c.is_lowercase() || !c.is_alphabetic());
-        (lookup_unicode(raw), (3..=8).contains(&length) && lowercase)
+    let span = next_span(text, at)?;
+    let raw = &text[span.range.clone()];
+    let entry = match span.ascii_key(text) {
+        Some(key) => key.and_then(|key| LEXICON.ascii(key)),
+        None => lookup_unicode(raw),
     };
-    Some(Word { range, entry, typo_shaped, cjk: !ascii && is_cjk(first) })
+    let typo_shaped = match span.packed {
+        Some((_, lowercase)) => (3..=8).contains(&raw.len()) && lowercase,
+        None if span.ascii => (3..=8).contains(&raw.len()) && raw.bytes().all(|b| b.is_ascii_lowercase()),
+        None => {
+            let lowercase = raw.chars().all(|c| c.is_lowercase() || !c.is_alphabetic());
+            (3..=8).contains(&raw.chars().count()) && lowercase
+        }
+    };
+    Some(Word { range: span.range, entry, typo_shaped, cjk: !span.ascii && is_cjk(span.first) })
 }
 
 /// Whether a list may hold the word at `span`: true for every listed word, and for about one unlisted ASCII word in
 /// 25, which the filter lets through ([`Lexicon::ascii_filter`]) and only the map would tell apart.
 fn maybe_listed(text: &str, span: &Span) -> bool {
-    match span.packed {
-        Some((key, _)) => key.is_some_and(|key| LEXICON.may_hold(key)),
-        None if span.ascii => ascii_key(text[span.range.clone()].as_bytes()).is_some_and(|key| LEXICON.may_hold(key)),
+    match span.ascii_key(text) {
+        Some(key) => key.is_some_and(|key| LEXICON.may_hold(key)),
         None => lookup_unicode(&text[span.range.clone()]).is_some(),
     }
 }
