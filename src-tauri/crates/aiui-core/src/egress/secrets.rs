@@ -27,6 +27,11 @@ struct Shape {
     /// shape is searched only inside the word runs that hold such a run ([`word_runs_holding`]); a WIF key has no
     /// literal to look for, and hex hashes open its gate in most node logs.
     whole_words: bool,
+    /// The redacted group is a run of the gate's class that ends where the match ends (but for up to two `=`
+    /// of padding), after a label this many bytes long and some chars of anything (`macaroon: 0201...`). Such a
+    /// group is read from the match ([`run_group`]) rather than by a capture search, which for these shapes'
+    /// counted repetitions cost more than all other shapes together.
+    run_after_label: Option<usize>,
 }
 
 /// What a text must hold for a shape to match in it, checked before the shape's own search: a shape runs only on
@@ -154,7 +159,7 @@ const B58: &str = "[1-9A-HJ-NP-Za-km-z]";
 /// text, and every shape here is ASCII anyway.
 fn shape(kind: &'static str, pattern: &str, group: usize, accept: fn(&str) -> bool, gate: Gate) -> Shape {
     let pattern = pattern.replace("B58", B58).replace(r"\b", r"(?-u:\b)");
-    Shape { kind, re: Regex::new(&pattern).unwrap(), group, accept, gate, whole_words: false }
+    Shape { kind, re: Regex::new(&pattern).unwrap(), group, accept, gate, whole_words: false, run_after_label: None }
 }
 
 /// Words that name a secret value in a config file, an environment or a URL query: `password=`, `DB_PASS:`,
@@ -261,20 +266,26 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
         shape("macaroon", r"(?i)0201036c6e64[0-9a-f]{20,}", 0, any, words(&["0201036c6e64"])),
         shape("macaroon", r"AgEDbG5k[A-Za-z0-9+/_\-]{20,}={0,2}", 0, any, words(&["AgEDbG5k"])),
         // Other macaroons (loop, pool, tapd) have other locations, so a long run named as one counts too.
-        shape(
-            "macaroon",
-            r"(?is)macaroon.{0,60}?\b([0-9a-f]{100,})\b",
-            1,
-            any,
-            words_and_run(&["macaroon"], Class::Hex, 100),
-        ),
-        shape(
-            "macaroon",
-            r"(?is)macaroon.{0,60}?\b([A-Za-z0-9+/_\-]{100,}={0,2})",
-            1,
-            any,
-            words_and_run(&["macaroon"], Class::Base64, 100),
-        ),
+        Shape {
+            run_after_label: Some("macaroon".len()),
+            ..shape(
+                "macaroon",
+                r"(?is)macaroon.{0,60}?\b([0-9a-f]{100,})\b",
+                1,
+                any,
+                words_and_run(&["macaroon"], Class::Hex, 100),
+            )
+        },
+        Shape {
+            run_after_label: Some("macaroon".len()),
+            ..shape(
+                "macaroon",
+                r"(?is)macaroon.{0,60}?\b([A-Za-z0-9+/_\-]{100,}={0,2})",
+                1,
+                any,
+                words_and_run(&["macaroon"], Class::Base64, 100),
+            )
+        },
         shape(
             "rune",
             r#"(?i)rune\\?["']?\s*[=:]\s*\\?["']?([A-Za-z0-9_\-]{40,}={0,2})"#,
@@ -603,15 +614,42 @@ fn find_shape(shape: &Shape, text: &str, out: &mut Vec<Finding>) {
 /// The shape's regex over the whole text.
 fn find_shape_everywhere(shape: &Shape, text: &str, out: &mut Vec<Finding>) {
     // A shape that redacts its whole match needs no groups, and resolving them costs a second search per match.
-    if shape.group == 0 {
+    let group = |m: regex::Match<'_>| match shape.run_after_label {
+        _ if shape.group == 0 => Some(m.range()),
+        Some(label) => Some(run_group(shape, text, m.start() + label, m.end())),
+        None => None,
+    };
+    if shape.group == 0 || shape.run_after_label.is_some() {
         for m in shape.re.find_iter(text) {
-            if (shape.accept)(m.as_str()) {
-                out.push(Finding { range: m.range(), kind: shape.kind.to_owned() });
+            let Some(range) = group(m) else { continue };
+            if (shape.accept)(&text[range.clone()]) {
+                out.push(Finding { range, kind: shape.kind.to_owned() });
             }
         }
         return;
     }
     find_shape_by_groups(shape, text, out);
+}
+
+/// The group of a [`Shape::run_after_label`] shape's match that ends at `end`, its label ending at `label_end`. The
+/// run is the last one of the class before `end`, padding aside; the lazy `.{0,n}?` before it stops at the first
+/// word boundary that leaves the run behind it, which is the first `\b` in it past the label: every later start
+/// makes a shorter run, which a match found first would have ended earlier.
+fn run_group(shape: &Shape, text: &str, label_end: usize, end: usize) -> Range<usize> {
+    let Some((class, _)) = shape.gate.run else { return label_end..end };
+    // Under `(?i)` the class also holds the Kelvin sign for `k` and the long s for `s` (see [`UNICODE_FOLDS`]).
+    let member = |c: char| match c {
+        '\u{212A}' => class.contains(b'k'),
+        '\u{17F}' => class.contains(b's'),
+        c => c.is_ascii() && class.contains(c as u8),
+    };
+    let run_end = text[..end].trim_end_matches(|c| c == '=' && !member(c)).len();
+    let run_start = text[..run_end].trim_end_matches(member).len();
+    let bytes = text.as_bytes();
+    let word = |at: usize| bytes.get(at).is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_');
+    let boundary = |at: usize| at.checked_sub(1).is_some_and(word) != word(at);
+    let start = (run_start.max(label_end)..run_end).find(|&at| boundary(at)).unwrap_or(run_end);
+    start..end
 }
 
 /// The shape's regex over the whole text, each match's redacted bytes read from its capture groups (group 0 is the
@@ -914,5 +952,52 @@ mod tests {
             }
         }
         assert!(found > 3000, "the texts must hold keys: {found} in {compared}");
+    }
+
+    #[test]
+    fn a_run_after_a_label_is_read_from_the_match_as_its_capture_group_reads_it() {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        let shapes: Vec<&Shape> = SHAPES.iter().filter(|s| s.run_after_label.is_some()).collect();
+        assert!(!shapes.is_empty());
+        // What reading the group from the match relies on: a case-insensitive label of that length opens the
+        // pattern (so its class holds the two Unicode folds), and the group runs to the match's end.
+        for shape in &shapes {
+            let pattern = shape.re.as_str();
+            let label = shape.gate.words[0];
+            assert!(pattern.starts_with("(?i") && pattern.contains(&format!("){label}.")), "{pattern}");
+            assert_eq!(shape.run_after_label, Some(label.len()), "{pattern}");
+            assert!(pattern.ends_with(")") && shape.group == 1, "{pattern}");
+        }
+        let mut rng = StdRng::seed_from_u64(100);
+        let gaps = [" ", ":", " = ", "\n", "é", "\u{212A}", "\u{17F}", "/", "+", "-", "_", "x", "0", "\"", "=", "ab"];
+        let runs: [&[char]; 3] = [
+            &['0', '2', '9', 'a', 'f', 'A', 'F'],
+            &['A', 'g', 'E', 'D', 'k', 's', 'Z', '0', '9', '+', '/', '_', '-', '\u{212A}', '\u{17F}'],
+            &['a', 'b', 'c', 'd', 'e', 'f', '1', '/', 'g', '='],
+        ];
+        let (mut compared, mut found) = (0, 0);
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..rng.random_range(1..4) {
+                text.push_str(["macaroon", "MACAROON", "Macaroon", "macaroo", ""][rng.random_range(0..5)]);
+                for _ in 0..rng.random_range(0..12) {
+                    text.push_str(gaps[rng.random_range(0..gaps.len())]);
+                }
+                let class = runs[rng.random_range(0..runs.len())];
+                let len = rng.random_range(90..130);
+                text.extend((0..len).map(|_| class[rng.random_range(0..class.len())]));
+                text.push_str(["", "=", "==", "===", "x", " ", "é"][rng.random_range(0..7)]);
+            }
+            for shape in &shapes {
+                let (mut read, mut captured) = (Vec::new(), Vec::new());
+                find_shape(shape, &text, &mut read);
+                find_shape_by_groups(shape, &text, &mut captured);
+                assert_eq!(read, captured, "text: {text:?}");
+                compared += 1;
+                found += captured.len();
+            }
+        }
+        assert!(found > 5000, "the texts must hold runs after labels: {found} in {compared}");
     }
 }
