@@ -38,7 +38,7 @@
 //! The screen runs on every cloud request, so this is a single pass over the bytes that allocates nothing for
 //! most words: an ASCII word is read through a byte table, packed into an integer and looked up in a filter built
 //! once, and a word outside the lists' lengths is not looked up at all. The gaps between words are read only in a
-//! stretch that holds eleven words the filter lets through without two unlisted words in a row ([`find`]), and only
+//! stretch that holds eleven words the filter lets through without two unlisted words in a row ([`find_noting_restarts`]), and only
 //! a run of at least eleven listed words joined by list punctuation is examined further.
 
 use std::collections::{BTreeMap, HashMap};
@@ -644,15 +644,154 @@ impl Scan {
 /// [`MIN_LISTED`], starting from those two words, and stops at the next two. After two unlisted words in a row its
 /// state depends on nothing before them ([`Scan::after`]), so it finds what a scan of every word finds
 /// ([`find_scanning_every_word`], which the tests hold it to).
-pub(super) fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
+///
+/// Every place where the scan starts afresh is noted in `restarts`, for [`find_near_changes`] to start from in
+/// the text as a pass changed it.
+pub(super) fn find_noting_restarts(text: &str, restarts: &mut Vec<Restart>) -> Vec<(Range<usize>, &'static str)> {
+    find_noting_restarts_apart(text, restarts, RESTART_SPACING)
+}
+
+/// [`find_noting_restarts`], noting restarts at least `spacing` bytes apart.
+fn find_noting_restarts_apart(
+    text: &str,
+    restarts: &mut Vec<Restart>,
+    spacing: usize,
+) -> Vec<(Range<usize>, &'static str)> {
     let mut found = Vec::new();
-    let mut at = 0;
+    // Most texts are never changed, and most pairs of words are restarts: one every few dozen bytes is as good a
+    // place to start from and costs far less to note.
+    let mut next_noted = 0;
+    read_from(text, None, &mut found, |restart| {
+        if restart.first >= next_noted {
+            next_noted = restart.first + spacing;
+            restarts.push(restart.clone());
+        }
+        false
+    });
+    found
+}
+
+/// The bytes at least between two restarts [`find_noting_restarts`] notes: a read near a change starts at most
+/// about this far before it.
+const RESTART_SPACING: usize = 64;
+
+/// [`find_noting_restarts`] for a text that will not be changed.
+#[cfg(test)]
+pub(super) fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
+    find_noting_restarts(text, &mut Vec::new())
+}
+
+/// Two unlisted words in a row: the scan's state after them depends on nothing before them ([`Scan::after`]), and
+/// no phrase runs through them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Restart {
+    first: usize,
+    second: Range<usize>,
+}
+
+impl Restart {
+    /// The bytes the scan's state after this restart depends on: both words, the gap between them, and the byte
+    /// on each side, which says where each word starts and ends (an escape's backslash, another letter).
+    fn reads(&self) -> Range<usize> {
+        self.first.saturating_sub(1)..self.second.end + 1
+    }
+}
+
+/// The restarts of a text noted by [`find_noting_restarts`], moved to where they sit after `edits` (each a range of
+/// the text, sorted and apart, and the length of what replaced it); those whose bytes an edit touched are dropped.
+/// Also the edits' ranges in the edited text.
+pub(super) fn carry_restarts(
+    restarts: &[Restart],
+    edits: &[(Range<usize>, usize)],
+) -> (Vec<Restart>, Vec<Range<usize>>) {
+    let mut changes = Vec::with_capacity(edits.len());
+    let mut delta: isize = 0;
+    for (range, len) in edits {
+        let start = range.start.checked_add_signed(delta).expect("edits are sorted");
+        changes.push(start..start + len);
+        delta += *len as isize - range.len() as isize;
+    }
+    let mut carried = Vec::with_capacity(restarts.len());
+    let mut edit = 0;
+    let mut delta: isize = 0;
+    for restart in restarts {
+        let reads = restart.reads();
+        while edit < edits.len() && edits[edit].0.end <= reads.start {
+            delta += edits[edit].1 as isize - edits[edit].0.len() as isize;
+            edit += 1;
+        }
+        if edits.get(edit).is_some_and(|(range, _)| range.start < reads.end) {
+            continue;
+        }
+        let moved = |at: usize| at.checked_add_signed(delta).expect("an edit before a restart ends before it");
+        carried.push(Restart {
+            first: moved(restart.first),
+            second: moved(restart.second.start)..moved(restart.second.end),
+        });
+    }
+    (carried, changes)
+}
+
+/// What [`find_noting_restarts`] finds in a text that a pass changed only at `changes` (sorted and apart), where the text before
+/// those changes had no phrase outside them, with `restarts` that text's restarts as [`carry_restarts`] carried
+/// them. Only the words near each change are read: from the last restart before it to the first one after it. A
+/// phrase cannot run through a restart, and after one the scan reads what it read in the text before the changes,
+/// which held no phrase there.
+pub(super) fn find_near_changes(
+    text: &str,
+    changes: &[Range<usize>],
+    restarts: &[Restart],
+) -> Vec<(Range<usize>, &'static str)> {
+    let mut found = Vec::new();
+    // The first change no read has passed yet, and where the last read stopped (a restart of this text).
+    let mut next = 0;
+    let mut stopped: Option<Restart> = None;
+    while let Some(change) = changes.get(next) {
+        let before = restarts.partition_point(|r| r.reads().end <= change.start);
+        let start = match (before.checked_sub(1).map(|i| &restarts[i]), stopped.take()) {
+            (Some(carried), Some(last)) if carried.first > last.first => Some(carried.clone()),
+            (carried, last) => last.or_else(|| carried.cloned()),
+        };
+        let first = next;
+        read_from(text, start.as_ref(), &mut found, |restart| {
+            // The read stops once it has passed `change`, and every change that starts before this restart's bytes
+            // end lies before them.
+            let reads = restart.reads();
+            while changes.get(next).is_some_and(|c| c.start < reads.end) {
+                next += 1;
+            }
+            let passed = next > first && changes[next - 1].end <= reads.start;
+            if passed {
+                stopped = Some(restart.clone());
+            }
+            passed
+        });
+        if stopped.is_none() {
+            // The read reached the text's end.
+            break;
+        }
+    }
+    found
+}
+
+/// The light loop of [`find_noting_restarts`] from `start` (the text's start when `None`): words are looked up in the filter, and
+/// a stretch is scanned when it holds enough listed words. `restarted` hears of every restart the loop passes; it
+/// stops the loop by returning `true`.
+fn read_from(
+    text: &str,
+    start: Option<&Restart>,
+    found: &mut Vec<(Range<usize>, &'static str)>,
+    mut restarted: impl FnMut(&Restart) -> bool,
+) {
     // Where a scan would start afresh: at `from`, after the word at `before` (none at the start of the text). Two
     // words the filter rules out are unlisted; a word it lets through counts as listed, which may only start a
     // scan that finds nothing.
-    let (mut from, mut before): (usize, Option<usize>) = (0, None);
+    let (mut at, mut from, mut before): (usize, usize, Option<usize>) = match start {
+        None => (0, 0, None),
+        Some(r) => (r.second.end, r.second.start, Some(r.first)),
+    };
     // The word before and whether the filter let it through.
-    let mut last: Option<(Range<usize>, bool)> = None;
+    let mut last: Option<(Range<usize>, bool)> = start.map(|r| (r.second.clone(), false));
     let mut listed = 0;
     while let Some(span) = next_span(text, &mut at) {
         let maybe = maybe_listed(text, &span);
@@ -660,19 +799,28 @@ pub(super) fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
             listed += 1;
             if listed >= MIN_LISTED {
                 let word_before = before.and_then(|mut start| next_word(text, &mut start));
-                let Some((first, second, end)) = scan_stretch(text, from, word_before.as_ref(), &mut found) else {
-                    return found;
+                let Some((first, second, end)) = scan_stretch(text, from, word_before.as_ref(), found) else {
+                    return;
                 };
-                (at, from, before, listed) = (end, second.range.start, Some(first.range.start), 0);
-                last = Some((second.range, false));
+                let restart = Restart { first: first.range.start, second: second.range };
+                (at, from, before, listed) = (end, restart.second.start, Some(restart.first), 0);
+                last = Some((restart.second.clone(), false));
+                if restarted(&restart) {
+                    return;
+                }
                 continue;
             }
         } else if let Some((range, false)) = &last {
-            (from, before, listed) = (span.range.start, Some(range.start), 0);
+            let restart = Restart { first: range.start, second: span.range };
+            (from, before, listed) = (restart.second.start, Some(restart.first), 0);
+            last = Some((restart.second.clone(), false));
+            if restarted(&restart) {
+                return;
+            }
+            continue;
         }
         last = Some((span.range, maybe));
     }
-    found
 }
 
 /// Scans every word from `from` (after the word `before`) to the next two unlisted words in a row, which end every
@@ -698,7 +846,7 @@ fn scan_stretch(
     None
 }
 
-/// [`find`] reading the gaps around every word and every window of a chain: the reference its stretches and
+/// [`find_noting_restarts`] reading the gaps around every word and every window of a chain: the reference its stretches and
 /// [`phrases`]' shortcut are held to.
 #[cfg(test)]
 fn find_scanning_every_word(text: &str) -> Vec<(Range<usize>, &'static str)> {
@@ -945,5 +1093,96 @@ mod tests {
         }
         eprintln!("seed-word stretches: {compared} texts compared, {with_phrases} with a phrase");
         assert!(with_phrases > 1000, "the texts must hold phrases to compare: {with_phrases}");
+    }
+
+    /// A change right after a restart's second word can make it part of a longer word (`ab` and `.andon` become
+    /// `abandon`), so a restart is not started from when a change touches the byte after it.
+    #[test]
+    fn a_restart_beside_a_change_is_not_started_from() {
+        let text = "zzqx qq ab.andon wish vital sail recipe throw smart arrive knee afford insane river";
+        let mut restarts = Vec::new();
+        assert_eq!(find_noting_restarts_apart(text, &mut restarts, 0), []);
+        let dot = text.find('.').unwrap();
+        let (carried, changes) = carry_restarts(&restarts, &[(dot..dot + 1, 0)]);
+        let changed = text.replacen('.', "", 1);
+        let phrase = changed.find("abandon").unwrap()..changed.len();
+        assert_eq!(find(&changed), [(phrase, "bip39")]);
+        assert_eq!(find_near_changes(&changed, &changes, &carried), find(&changed));
+    }
+
+    /// After a pass redacted its phrases (and other secrets) from a text, reading only near the changes finds what
+    /// reading the whole changed text finds: on the corpus and generated texts, each with its phrases and random
+    /// other stretches replaced by redaction marks, list words or nothing.
+    #[test]
+    fn reading_near_the_changes_finds_what_reading_the_whole_changed_text_finds() {
+        let mut texts_rng = StdRng::seed_from_u64(0xc4a9);
+        let mut rng = StdRng::seed_from_u64(0xed17);
+        let replacements =
+            ["[redacted:bip39]", "[redacted:token]", "wish vital sail recipe throw smart", "", " ", "zoo\n", "x", "的"];
+        let texts = corpus().into_iter().chain((0..20_000).map(|_| generated(&mut texts_rng)));
+        let (mut compared, mut found_again, mut unread) = (0, 0, 0usize);
+        for text in texts {
+            // Every restart noted, or as the screen notes them.
+            let mut restarts = Vec::new();
+            let spacing = if rng.random_bool(0.5) { 0 } else { RESTART_SPACING };
+            let found = find_noting_restarts_apart(&text, &mut restarts, spacing);
+            assert_eq!(found, find(&text));
+            // The pass's changes: every phrase, and up to five other stretches on char boundaries, most of them a
+            // few bytes long (a word between two runs).
+            let mut ranges: Vec<Range<usize>> = found.iter().map(|(r, _)| r.clone()).collect();
+            // And what ends a run (a full stop, an unlisted word), so that the changed text has new phrases.
+            for breaker in [". ", ": ", "zzqx", "INFO", "WALLET", "abcdefghijk", "\n\n"] {
+                ranges.extend(
+                    text.match_indices(breaker).filter(|_| rng.random_bool(0.8)).map(|(at, b)| at..at + b.len()),
+                );
+            }
+            let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+            for _ in 0..rng.random_range(0..6) {
+                let a = rng.random_range(0..bounds.len());
+                let b = if rng.random_bool(0.7) {
+                    (a + rng.random_range(0..8)).min(bounds.len() - 1)
+                } else {
+                    rng.random_range(0..bounds.len())
+                };
+                ranges.push(bounds[a.min(b)]..bounds[a.max(b)]);
+            }
+            ranges.sort_by_key(|r| (r.start, r.end));
+            let mut merged: Vec<Range<usize>> = Vec::new();
+            for r in ranges {
+                match merged.last_mut() {
+                    Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                    _ => merged.push(r),
+                }
+            }
+            let edits: Vec<(Range<usize>, &str)> = merged
+                .into_iter()
+                .map(|r| {
+                    (r, if rng.random_bool(0.5) { " " } else { replacements[rng.random_range(0..replacements.len())] })
+                })
+                .collect();
+            let mut changed = String::new();
+            let mut at = 0;
+            for (range, with) in &edits {
+                changed.push_str(&text[at..range.start]);
+                changed.push_str(with);
+                at = range.end;
+            }
+            changed.push_str(&text[at..]);
+            let lengths: Vec<(Range<usize>, usize)> = edits.iter().map(|(r, with)| (r.clone(), with.len())).collect();
+            let (carried, changes) = carry_restarts(&restarts, &lengths);
+            for (change, (_, with)) in changes.iter().zip(&edits) {
+                assert_eq!(&changed[change.clone()], *with);
+            }
+            let whole = find(&changed);
+            assert_eq!(find_near_changes(&changed, &changes, &carried), whole, "text: {text:?}\nchanged: {changed:?}");
+            compared += 1;
+            found_again += usize::from(!whole.is_empty());
+            unread += usize::from(!carried.is_empty() && !changes.is_empty());
+        }
+        eprintln!(
+            "reading near changes: {compared} texts compared, {found_again} with a phrase after the changes, {unread} with a restart to start from"
+        );
+        assert!(found_again > 300, "the changed texts must hold phrases to compare: {found_again}");
+        assert!(unread > 1000, "the texts must have restarts to start from: {unread}");
     }
 }

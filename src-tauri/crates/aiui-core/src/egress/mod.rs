@@ -29,6 +29,7 @@ mod tests;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
+use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
@@ -37,7 +38,7 @@ use crate::Secret;
 use crate::i18n::{self, Locale};
 use identity::Placeholders;
 pub use screens::Screens;
-use secrets::Known;
+use secrets::{Known, SeedReading};
 
 /// Where a piece of text in the outbound body came from. Only the owner's own words are blocked rather than
 /// redacted: anything else (a tool result, an earlier reply, the system prompt) is not the owner's to retype.
@@ -179,6 +180,8 @@ pub struct Screen {
     clean: Arc<Mutex<CleanTexts>>,
     changed: ChangedTexts,
     remembered: request::Remembered,
+    /// Where the last whole pass's seed-word scan restarts; kept to spare each pass an allocation.
+    restarts: Vec<mnemonic::Restart>,
 }
 
 impl fmt::Debug for Screen {
@@ -254,6 +257,7 @@ impl Screen {
             clean: Arc::default(),
             changed: ChangedTexts::default(),
             remembered: request::Remembered::default(),
+            restarts: Vec::new(),
         }
     }
 
@@ -266,6 +270,7 @@ impl Screen {
             clean: self.clean.clone(),
             changed: ChangedTexts::default(),
             remembered: request::Remembered::default(),
+            restarts: Vec::new(),
         }
     }
 
@@ -315,14 +320,21 @@ impl Screen {
 
     /// `None` when the first pass finds nothing.
     fn screen_to_fixpoint(&mut self, text: &str, origin: &mut LazyOrigin<'_>) -> Option<Screened> {
+        self.screen_passes(text, origin, true)
+    }
+
+    /// [`Screen::screen_to_fixpoint`]; with `carry` false every pass reads the whole text (the tests' reference).
+    fn screen_passes(&mut self, text: &str, origin: &mut LazyOrigin<'_>, carry: bool) -> Option<Screened> {
         const MAX_PASSES: usize = 8;
         // A pass that changed nothing would change nothing again: most texts are screened once.
-        let (mut text, mut report) = match self.screen_once(text, origin)? {
+        let (first, carried) = self.screen_once(text, origin, None)?;
+        let mut carried = carried.filter(|_| carry);
+        let (mut text, mut report) = match first {
             Screened::Clean { text, report } => (text, report),
             blocked => return Some(blocked),
         };
         for _ in 1..MAX_PASSES {
-            match self.screen_once(&text, origin) {
+            match self.screen_once(&text, origin, carried.take().as_ref()).map(|(screened, _)| screened) {
                 None => break,
                 Some(Screened::Clean { text: again, report: more }) => {
                     if again == text {
@@ -338,31 +350,52 @@ impl Screen {
     }
 
     /// One pass: find secret shapes and known values, redact them (or block owner text), then apply placeholders.
-    /// `None` when it finds nothing to change.
-    fn screen_once(&mut self, text: &str, origin: &mut LazyOrigin<'_>) -> Option<Screened> {
+    /// `None` when it finds nothing to change. A pass after one that read the whole text reads seed phrases only
+    /// near that pass's redactions, from what it [`Carried`].
+    fn screen_once(
+        &mut self,
+        text: &str,
+        origin: &mut LazyOrigin<'_>,
+        after: Option<&Carried>,
+    ) -> Option<(Screened, Option<Carried>)> {
         let mut findings = Vec::new();
-        secrets::find_shapes(text, &mut findings);
+        let mut restarts = std::mem::take(&mut self.restarts);
+        restarts.clear();
+        let seeds = match after {
+            Some(carried) => SeedReading::Near { changes: &carried.changes, restarts: &carried.restarts },
+            None => SeedReading::Whole(&mut restarts),
+        };
+        secrets::find_shapes(text, seeds, &mut findings);
         for known in self.known.iter() {
             known.find(text, &mut findings);
         }
         let findings = secrets::merge(findings);
+        let carried = (after.is_none() && !findings.is_empty()).then(|| {
+            let edits: Vec<(Range<usize>, usize)> =
+                findings.iter().map(|f| (f.range.clone(), secrets::redaction_len(&f.kind))).collect();
+            let (restarts, changes) = mnemonic::carry_restarts(&restarts, &edits);
+            Carried { restarts, changes }
+        });
+        self.restarts = restarts;
         if !findings.is_empty() && origin.get() == Origin::Owner {
             let blocked = Blocked::new(findings.into_iter().map(|f| f.kind));
             tracing::debug!(kinds = ?blocked.kinds, "egress: owner text holds a secret; blocked");
-            return Some(Screened::Blocked(blocked));
+            return Some((Screened::Blocked(blocked), None));
         }
         let mut counts: BTreeMap<String, usize> = BTreeMap::new();
         for f in &findings {
             *counts.entry(f.kind.clone()).or_default() += 1;
         }
         let redacted = if findings.is_empty() { None } else { Some(secrets::redact(text, &findings)) };
-        let (text, placeholders) = match self.placeholders.apply(redacted.as_deref().unwrap_or(text)) {
-            Some(replaced) => replaced,
-            None => (redacted?, 0),
+        // Only redactions are carried: the placeholders' places are not tracked, so after them the next pass
+        // reads the whole text.
+        let (text, placeholders, carried) = match self.placeholders.apply(redacted.as_deref().unwrap_or(text)) {
+            Some((replaced, placeholders)) => (replaced, placeholders, None),
+            None => (redacted?, 0, carried),
         };
         let report = Report { redactions: counts.into_iter().collect(), placeholders };
         tracing::debug!(origin = ?origin.get(), %report, "egress: screened");
-        Some(Screened::Clean { text, report })
+        Some((Screened::Clean { text, report }, carried))
     }
 
     /// Screens a whole JSON request body in place: every string in it, object keys included. `origin_of` gets
@@ -389,6 +422,14 @@ impl Screen {
     pub fn reveal(&self, text: &str) -> String {
         self.placeholders.reveal(text)
     }
+}
+
+/// What a pass that read the whole text leaves the next one: where the seed-word scan restarts, carried past the
+/// pass's redactions, and where those redactions sit in the text it made. A pass that also replaced addresses
+/// leaves nothing: it does not track their places.
+struct Carried {
+    restarts: Vec<mnemonic::Restart>,
+    changes: Vec<Range<usize>>,
 }
 
 struct Walk<'a> {

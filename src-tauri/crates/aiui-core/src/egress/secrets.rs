@@ -669,8 +669,16 @@ fn generic(kind: &str) -> bool {
     matches!(kind, "password" | "token")
 }
 
+/// How a pass reads seed phrases.
+pub(super) enum SeedReading<'a> {
+    /// The whole text, noting where the scan restarts ([`mnemonic::find_noting_restarts`]).
+    Whole(&'a mut Vec<mnemonic::Restart>),
+    /// Only near the changes of a pass that read the whole text before them ([`mnemonic::find_near_changes`]).
+    Near { changes: &'a [Range<usize>], restarts: &'a [mnemonic::Restart] },
+}
+
 /// Finds every secret shape in `text`, plus seed phrases. Ranges may overlap; [`merge`] settles them.
-pub(super) fn find_shapes(text: &str, out: &mut Vec<Finding>) {
+pub(super) fn find_shapes(text: &str, seeds: SeedReading<'_>, out: &mut Vec<Finding>) {
     // One pass of the trigger words says which shapes may match: most texts open a few, and running every
     // shape's search (or all of them as one set) on every string of a body cost more than the rest.
     let mut anchors = Vec::new();
@@ -680,7 +688,11 @@ pub(super) fn find_shapes(text: &str, out: &mut Vec<Finding>) {
             find_shape(shape, text, out);
         }
     }
-    for (range, kind) in mnemonic::find(text) {
+    let phrases = match seeds {
+        SeedReading::Whole(restarts) => mnemonic::find_noting_restarts(text, restarts),
+        SeedReading::Near { changes, restarts } => mnemonic::find_near_changes(text, changes, restarts),
+    };
+    for (range, kind) in phrases {
         out.push(Finding { range, kind: kind.to_owned() });
     }
     super::labelled::find(text, &anchors, out);
@@ -780,6 +792,11 @@ pub(super) fn merge(mut findings: Vec<Finding>) -> Vec<Finding> {
     merged
 }
 
+/// How long `[redacted:<kind>]` is, as [`redact`] writes it.
+pub(super) fn redaction_len(kind: &str) -> usize {
+    "[redacted:".len() + kind.len() + "]".len()
+}
+
 /// `text` with each finding replaced by `[redacted:<kind>]`. `findings` must be merged.
 pub(super) fn redact(text: &str, findings: &[Finding]) -> String {
     let mut out = String::with_capacity(text.len());
@@ -838,7 +855,7 @@ mod tests {
         let mut differ = Vec::new();
         for text in texts("secrets.txt").into_iter().chain(texts("benign.txt")) {
             let (mut gated, mut all) = (Vec::new(), Vec::new());
-            find_shapes(&text, &mut gated);
+            find_shapes(&text, SeedReading::Whole(&mut Vec::new()), &mut gated);
             find_shapes_unfiltered(&text, &mut all);
             if gated != all {
                 differ.push(format!("{text}\n  gated: {gated:?}\n  all:   {all:?}"));
@@ -869,7 +886,7 @@ mod tests {
         ];
         for text in cases {
             let (mut gated, mut all) = (Vec::new(), Vec::new());
-            find_shapes(text, &mut gated);
+            find_shapes(text, SeedReading::Whole(&mut Vec::new()), &mut gated);
             find_shapes_unfiltered(text, &mut all);
             assert_eq!(gated, all, "text: {text}");
         }

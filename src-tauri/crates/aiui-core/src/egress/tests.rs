@@ -382,6 +382,54 @@ fn expected_kind(id: &str) -> String {
         .to_owned()
 }
 
+/// The second pass reads seed phrases only near the first pass's redactions; it finds what a second pass over the
+/// whole text finds. Texts: three corpus lines (secrets, phrases, benign text) glued by list punctuation or
+/// nothing, so that redacting one can join or part the phrases around it.
+#[test]
+fn a_second_pass_near_the_redactions_finds_what_a_whole_second_pass_finds() {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    let lines: Vec<String> = secret_lines()
+        .into_iter()
+        .map(|(_, _, text)| text)
+        .chain(corpus("benign.txt").iter().map(|l| unescape(l)))
+        .collect();
+    // Halves of a phrase, and secrets whose redaction names a list word (`[redacted:token]`) or not, so that a
+    // redaction between two halves can make a phrase.
+    let words: Vec<&str> = SEED_12.split(' ').collect();
+    let fragments = [
+        words[..6].join(" "),
+        words[6..].join(" "),
+        words[..5].join(" "),
+        "Bearer abcdefghij0123456789klmnop".to_owned(),
+        WIF.to_owned(),
+        PASSWORD.to_owned(),
+    ];
+    let glue = ["", " ", "\n", ", ", " 7. ", "="];
+    let mut rng = StdRng::seed_from_u64(2);
+    let (mut compared, mut passes_changed) = (0, 0);
+    for _ in 0..6_000 {
+        let mut text = String::new();
+        for _ in 0..rng.random_range(2..6) {
+            if rng.random_bool(0.7) {
+                text.push_str(&fragments[rng.random_range(0..fragments.len())]);
+            } else {
+                text.push_str(&lines[rng.random_range(0..lines.len())]);
+            }
+            text.push_str(glue[rng.random_range(0..glue.len())]);
+        }
+        let (mut near, mut whole) = (screen(), screen());
+        let origin = || LazyOrigin::known(Origin::ToolResult);
+        let once = whole.screen_once(&text, &mut origin(), None).map(|(s, _)| s);
+        let expected = whole.screen_passes(&text, &mut origin(), false);
+        assert_eq!(near.screen_passes(&text, &mut origin(), true), expected, "text: {text:?}");
+        compared += 1;
+        passes_changed += usize::from(once.is_some() && once != expected);
+    }
+    eprintln!("second pass near redactions: {compared} texts, {passes_changed} changed again after the first pass");
+    assert!(passes_changed > 100, "the texts must need a second pass: {passes_changed}");
+}
+
 #[test]
 fn corpus_every_secret_is_caught() {
     let lines = secret_lines();
