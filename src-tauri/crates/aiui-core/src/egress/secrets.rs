@@ -27,11 +27,29 @@ struct Shape {
     /// shape is searched only inside the word runs that hold such a run ([`word_runs_holding`]); a WIF key has no
     /// literal to look for, and hex hashes open its gate in most node logs.
     whole_words: bool,
-    /// The redacted group is a run of the gate's class that ends where the match ends (but for up to two `=`
-    /// of padding), after a label this many bytes long and some chars of anything (`macaroon: 0201...`). Such a
-    /// group is read from the match ([`run_group`]) rather than by a capture search, which for these shapes'
-    /// counted repetitions cost more than all other shapes together.
-    run_after_label: Option<usize>,
+    /// The shape is a label, up to some chars of anything, then a run of the gate's class (`macaroon: 0201...`),
+    /// and is searched without its regex ([`find_run_after_label`]). Its regex's lazy DFA gives up on the window's
+    /// counted chars and the run's counted bytes, and falls back to a slower engine: on the bench's body with a
+    /// secret in every result, the two such shapes cost more than all other shapes together.
+    run_after_label: Option<RunAfterLabel>,
+}
+
+/// A shape `(?is)<label>.{0,<window>}?\b(<run>{<min>,}<end>)`, with the run's class and length the gate's; the group
+/// is the run and its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RunAfterLabel {
+    label: &'static str,
+    window: usize,
+    end: RunEnd,
+}
+
+/// What closes a [`RunAfterLabel`]'s run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RunEnd {
+    /// `\b`: the run must end at a word boundary.
+    Boundary,
+    /// `={0,2}`: up to two `=` of padding, which the group takes.
+    Padding,
 }
 
 /// What a text must hold for a shape to match in it, checked before the shape's own search: a shape runs only on
@@ -267,7 +285,7 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
         shape("macaroon", r"AgEDbG5k[A-Za-z0-9+/_\-]{20,}={0,2}", 0, any, words(&["AgEDbG5k"])),
         // Other macaroons (loop, pool, tapd) have other locations, so a long run named as one counts too.
         Shape {
-            run_after_label: Some("macaroon".len()),
+            run_after_label: Some(RunAfterLabel { label: "macaroon", window: 60, end: RunEnd::Boundary }),
             ..shape(
                 "macaroon",
                 r"(?is)macaroon.{0,60}?\b([0-9a-f]{100,})\b",
@@ -277,7 +295,7 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
             )
         },
         Shape {
-            run_after_label: Some("macaroon".len()),
+            run_after_label: Some(RunAfterLabel { label: "macaroon", window: 60, end: RunEnd::Padding }),
             ..shape(
                 "macaroon",
                 r"(?is)macaroon.{0,60}?\b([A-Za-z0-9+/_\-]{100,}={0,2})",
@@ -594,6 +612,9 @@ fn word_runs_holding(text: &str, class: Class, min: usize) -> Vec<Range<usize>> 
 
 /// The shape's matches in `text`, as [`find_shape_everywhere`] finds them.
 fn find_shape(shape: &Shape, text: &str, out: &mut Vec<Finding>) {
+    if let Some(run) = shape.run_after_label {
+        return find_run_after_label(shape, run, text, out);
+    }
     let Some((class, min)) = shape.gate.run.filter(|_| shape.whole_words) else {
         return find_shape_everywhere(shape, text, out);
     };
@@ -614,16 +635,10 @@ fn find_shape(shape: &Shape, text: &str, out: &mut Vec<Finding>) {
 /// The shape's regex over the whole text.
 fn find_shape_everywhere(shape: &Shape, text: &str, out: &mut Vec<Finding>) {
     // A shape that redacts its whole match needs no groups, and resolving them costs a second search per match.
-    let group = |m: regex::Match<'_>| match shape.run_after_label {
-        _ if shape.group == 0 => Some(m.range()),
-        Some(label) => Some(run_group(shape, text, m.start() + label, m.end())),
-        None => None,
-    };
-    if shape.group == 0 || shape.run_after_label.is_some() {
+    if shape.group == 0 {
         for m in shape.re.find_iter(text) {
-            let Some(range) = group(m) else { continue };
-            if (shape.accept)(&text[range.clone()]) {
-                out.push(Finding { range, kind: shape.kind.to_owned() });
+            if (shape.accept)(m.as_str()) {
+                out.push(Finding { range: m.range(), kind: shape.kind.to_owned() });
             }
         }
         return;
@@ -631,25 +646,76 @@ fn find_shape_everywhere(shape: &Shape, text: &str, out: &mut Vec<Finding>) {
     find_shape_by_groups(shape, text, out);
 }
 
-/// The group of a [`Shape::run_after_label`] shape's match that ends at `end`, its label ending at `label_end`. The
-/// run is the last one of the class before `end`, padding aside; the lazy `.{0,n}?` before it stops at the first
-/// word boundary that leaves the run behind it, which is the first `\b` in it past the label: every later start
-/// makes a shorter run, which a match found first would have ended earlier.
-fn run_group(shape: &Shape, text: &str, label_end: usize, end: usize) -> Range<usize> {
-    let Some((class, _)) = shape.gate.run else { return label_end..end };
+/// A [`RunAfterLabel`] shape's matches, found as its regex finds them: at each occurrence of the label (ASCII
+/// case-insensitively: none of a label's letters has a Unicode fold), the first place within the window where a
+/// word boundary opens a long enough run that its end closes; the next search starts after the match.
+fn find_run_after_label(shape: &Shape, run: RunAfterLabel, text: &str, out: &mut Vec<Finding>) {
+    let Some((class, min)) = shape.gate.run else { return find_shape_everywhere(shape, text, out) };
     // Under `(?i)` the class also holds the Kelvin sign for `k` and the long s for `s` (see [`UNICODE_FOLDS`]).
     let member = |c: char| match c {
         '\u{212A}' => class.contains(b'k'),
         '\u{17F}' => class.contains(b's'),
         c => c.is_ascii() && class.contains(c as u8),
     };
-    let run_end = text[..end].trim_end_matches(|c| c == '=' && !member(c)).len();
-    let run_start = text[..run_end].trim_end_matches(member).len();
     let bytes = text.as_bytes();
     let word = |at: usize| bytes.get(at).is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_');
     let boundary = |at: usize| at.checked_sub(1).is_some_and(word) != word(at);
-    let start = (run_start.max(label_end)..run_end).find(|&at| boundary(at)).unwrap_or(run_end);
-    start..end
+    // The run read last, as (start, end, all ASCII): every start inside it has the same end, so a window
+    // with many boundaries inside one run reads it once.
+    let mut last_run: Option<(usize, usize, bool)> = None;
+    let mut run_end_from = |p: usize| -> (usize, bool) {
+        if let Some((start, end, ascii)) = last_run
+            && (start..end).contains(&p)
+        {
+            return (end, ascii);
+        }
+        let len: usize = text[p..].chars().take_while(|&c| member(c)).map(char::len_utf8).sum();
+        let ascii = text[p..p + len].is_ascii();
+        last_run = Some((p, p + len, ascii));
+        (p + len, ascii)
+    };
+    let label = run.label.as_bytes();
+    let (lower, upper) = (label[0].to_ascii_lowercase(), label[0].to_ascii_uppercase());
+    let label_at = |from: usize| {
+        memchr::memchr2_iter(lower, upper, &bytes[from..])
+            .map(|at| from + at)
+            .find(|&at| bytes.get(at..at + label.len()).is_some_and(|w| w.eq_ignore_ascii_case(label)))
+    };
+    let mut at = 0;
+    while let Some(label_start) = label_at(at) {
+        let mut p = label_start + label.len();
+        let mut matched = None;
+        for _ in 0..=run.window {
+            if boundary(p) && text[p..].chars().next().is_some_and(member) {
+                let (end, ascii) = run_end_from(p);
+                // At least `min` chars: bytes count them in an ASCII run; a char of the class is at most 3 bytes.
+                let long = if ascii || end - p < min || end - p >= 3 * min {
+                    end - p >= min
+                } else {
+                    text[p..end].chars().count() >= min
+                };
+                let closed = match run.end {
+                    RunEnd::Boundary => boundary(end).then_some(end),
+                    RunEnd::Padding => Some(end + bytes[end..].iter().take(2).take_while(|&&b| b == b'=').count()),
+                };
+                if let (true, Some(end)) = (long, closed) {
+                    matched = Some(p..end);
+                    break;
+                }
+            }
+            let Some(c) = text[p..].chars().next() else { break };
+            p += c.len_utf8();
+        }
+        match matched {
+            Some(group) => {
+                at = group.end;
+                if (shape.accept)(&text[group.clone()]) {
+                    out.push(Finding { range: group, kind: shape.kind.to_owned() });
+                }
+            }
+            None => at = label_start + 1,
+        }
+    }
 }
 
 /// The shape's regex over the whole text, each match's redacted bytes read from its capture groups (group 0 is the
@@ -972,22 +1038,48 @@ mod tests {
     }
 
     #[test]
-    fn a_run_after_a_label_is_read_from_the_match_as_its_capture_group_reads_it() {
+    fn a_run_after_a_label_is_found_as_its_regex_finds_it() {
         use rand::rngs::StdRng;
         use rand::{Rng, SeedableRng};
         let shapes: Vec<&Shape> = SHAPES.iter().filter(|s| s.run_after_label.is_some()).collect();
         assert!(!shapes.is_empty());
-        // What reading the group from the match relies on: a case-insensitive label of that length opens the
-        // pattern (so its class holds the two Unicode folds), and the group runs to the match's end.
+        // The search is written from the declared form: the regex must have that form. A case-insensitive label
+        // (so the class holds the two Unicode folds), the window, the gate's run length, the run's end, group 1.
         for shape in &shapes {
-            let pattern = shape.re.as_str();
-            let label = shape.gate.words[0];
-            assert!(pattern.starts_with("(?i") && pattern.contains(&format!("){label}.")), "{pattern}");
-            assert_eq!(shape.run_after_label, Some(label.len()), "{pattern}");
-            assert!(pattern.ends_with(")") && shape.group == 1, "{pattern}");
+            let (pattern, run) = (shape.re.as_str(), shape.run_after_label.unwrap());
+            let Some((_, min)) = shape.gate.run else { panic!("{pattern}: no run in the gate") };
+            let (label, window) = (run.label, run.window);
+            assert!(pattern.starts_with(&format!(r"(?is){label}.{{0,{window}}}?(?-u:\b)(")), "{pattern}");
+            assert!(pattern.contains(&format!("]{{{min},}}")) && shape.group == 1, "{pattern}");
+            let end = match run.end {
+                RunEnd::Boundary => r"})(?-u:\b)",
+                RunEnd::Padding => "}={0,2})",
+            };
+            assert!(pattern.ends_with(end), "{pattern}");
         }
         let mut rng = StdRng::seed_from_u64(100);
-        let gaps = [" ", ":", " = ", "\n", "é", "\u{212A}", "\u{17F}", "/", "+", "-", "_", "x", "0", "\"", "=", "ab"];
+        // Gaps of up to about 80 chars, some of two bytes each, so that windows end before, on and after a run.
+        let gaps = [
+            " ",
+            ":",
+            " = ",
+            "\n",
+            "é",
+            "\u{212A}",
+            "\u{17F}",
+            "/",
+            "+",
+            "-",
+            "_",
+            "x",
+            "0",
+            "\"",
+            "=",
+            "ab",
+            "ééééé",
+            "0123456789",
+            "macaroon ",
+        ];
         let runs: [&[char]; 3] = [
             &['0', '2', '9', 'a', 'f', 'A', 'F'],
             &['A', 'g', 'E', 'D', 'k', 's', 'Z', '0', '9', '+', '/', '_', '-', '\u{212A}', '\u{17F}'],
@@ -998,13 +1090,13 @@ mod tests {
             let mut text = String::new();
             for _ in 0..rng.random_range(1..4) {
                 text.push_str(["macaroon", "MACAROON", "Macaroon", "macaroo", ""][rng.random_range(0..5)]);
-                for _ in 0..rng.random_range(0..12) {
+                for _ in 0..rng.random_range(0..16) {
                     text.push_str(gaps[rng.random_range(0..gaps.len())]);
                 }
                 let class = runs[rng.random_range(0..runs.len())];
                 let len = rng.random_range(90..130);
                 text.extend((0..len).map(|_| class[rng.random_range(0..class.len())]));
-                text.push_str(["", "=", "==", "===", "x", " ", "é"][rng.random_range(0..7)]);
+                text.push_str(["", "=", "==", "===", "x", " ", "é", "_", "g"][rng.random_range(0..9)]);
             }
             for shape in &shapes {
                 let (mut read, mut captured) = (Vec::new(), Vec::new());
