@@ -23,10 +23,11 @@ struct Shape {
     group: usize,
     accept: fn(&str) -> bool,
     gate: Gate,
-    /// Every match is a whole run of ASCII word bytes (`\b` on both sides) made of the gate's run class, so the
-    /// shape is searched only inside the word runs that hold such a run ([`word_runs_holding`]); a WIF key has no
-    /// literal to look for, and hex hashes open its gate in most node logs.
-    whole_words: bool,
+    /// Every match is a whole run of ASCII word bytes (`\b` on both sides) made of the gate's run class, at most
+    /// this many bytes long, so the shape is searched only in the word runs that hold such a run and are no
+    /// longer ([`word_runs_holding`]); a WIF key has no literal to look for, and hex hashes and other keys open its
+    /// gate in most node logs.
+    whole_words: Option<usize>,
     /// The shape is a label, up to some chars of anything, then a run of the gate's class (`macaroon: 0201...`),
     /// and is searched without its regex ([`find_run_after_label`]). Its regex's lazy DFA gives up on the window's
     /// counted chars and the run's counted bytes, and falls back to a slower engine: on the bench's body with a
@@ -177,7 +178,7 @@ const B58: &str = "[1-9A-HJ-NP-Za-km-z]";
 /// text, and every shape here is ASCII anyway.
 fn shape(kind: &'static str, pattern: &str, group: usize, accept: fn(&str) -> bool, gate: Gate) -> Shape {
     let pattern = pattern.replace("B58", B58).replace(r"\b", r"(?-u:\b)");
-    Shape { kind, re: Regex::new(&pattern).unwrap(), group, accept, gate, whole_words: false, run_after_label: None }
+    Shape { kind, re: Regex::new(&pattern).unwrap(), group, accept, gate, whole_words: None, run_after_label: None }
 }
 
 /// Words that name a secret value in a config file, an environment or a URL query: `password=`, `DB_PASS:`,
@@ -396,7 +397,7 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
         ),
         // WIF: 5/9 (uncompressed) take 51 chars, K/L/c (compressed) 52; 9 and c are testnet and regtest.
         Shape {
-            whole_words: true,
+            whole_words: Some(52),
             ..shape("wif", r"\b(?:[59]B58{50}|[KLc]B58{51})\b", 0, mixed_base58, run(Class::Base58, 51))
         },
         shape(
@@ -615,10 +616,11 @@ fn find_shape(shape: &Shape, text: &str, out: &mut Vec<Finding>) {
     if let Some(run) = shape.run_after_label {
         return find_run_after_label(shape, run, text, out);
     }
-    let Some((class, min)) = shape.gate.run.filter(|_| shape.whole_words) else {
+    let (Some((class, min)), Some(longest)) = (shape.gate.run, shape.whole_words) else {
         return find_shape_everywhere(shape, text, out);
     };
-    for words in word_runs_holding(text, class, min) {
+    // A match is a whole word run, so a longer one holds none.
+    for words in word_runs_holding(text, class, min).into_iter().filter(|words| words.len() <= longest) {
         // The text cut after the word run: the byte after it is no word byte, so `\b` holds at the cut as it
         // holds in the whole text, and a match never crosses out of a word run.
         let haystack = &text[..words.end];
@@ -994,12 +996,14 @@ mod tests {
         use rand::rngs::StdRng;
         use rand::{Rng, SeedableRng};
         const B58_CHARS: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-        let shapes: Vec<&Shape> = SHAPES.iter().filter(|s| s.whole_words).collect();
+        let shapes: Vec<&Shape> = SHAPES.iter().filter(|s| s.whole_words.is_some()).collect();
         assert!(!shapes.is_empty());
         // What the word-run search relies on: the whole match is redacted, it is bounded by `\b` on both sides,
-        // and its class holds only word bytes.
+        // its class holds only word bytes, and no match is longer than the shape says.
         for shape in &shapes {
             let pattern = shape.re.as_str();
+            let longest = regex_syntax::parse(pattern).expect("the shape parses").properties().maximum_len();
+            assert_eq!(longest, shape.whole_words, "{pattern}");
             assert!(
                 shape.group == 0 && pattern.starts_with(r"(?-u:\b)") && pattern.ends_with(r"(?-u:\b)"),
                 "{pattern}"
