@@ -180,7 +180,8 @@ pub struct Screen {
     clean: Arc<Mutex<CleanTexts>>,
     changed: ChangedTexts,
     remembered: request::Remembered,
-    /// Where the last whole pass's seed-word scan restarts; kept to spare each pass an allocation.
+    /// Where the last whole pass's seed-word scan restarts; kept (up to [`KEPT_RESTARTS`]) to spare each pass an
+    /// allocation.
     restarts: Vec<mnemonic::Restart>,
 }
 
@@ -376,7 +377,10 @@ impl Screen {
             let (restarts, changes) = mnemonic::carry_restarts(&restarts, &edits);
             Carried { restarts, changes }
         });
-        self.restarts = restarts;
+        // A huge text's restarts are not kept for the life of the conversation.
+        if restarts.capacity() <= KEPT_RESTARTS {
+            self.restarts = restarts;
+        }
         if !findings.is_empty() && origin.get() == Origin::Owner {
             let blocked = Blocked::new(findings.into_iter().map(|f| f.kind));
             tracing::debug!(kinds = ?blocked.kinds, "egress: owner text holds a secret; blocked");
@@ -423,6 +427,9 @@ impl Screen {
         self.placeholders.reveal(text)
     }
 }
+
+/// How many restarts' room a screen keeps between passes: those of a text of about 256 KB.
+const KEPT_RESTARTS: usize = 4096;
 
 /// What a pass that read the whole text leaves the next one: where the seed-word scan restarts, carried past the
 /// pass's redactions, and where those redactions sit in the text it made. A pass that also replaced addresses
