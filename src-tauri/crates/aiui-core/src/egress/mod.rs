@@ -38,7 +38,7 @@ use crate::Secret;
 use crate::i18n::{self, Locale};
 use identity::Placeholders;
 pub use screens::Screens;
-use secrets::{Known, SeedReading};
+use secrets::{Known, Notes, Reading};
 
 /// Where a piece of text in the outbound body came from. Only the owner's own words are blocked rather than
 /// redacted: anything else (a tool result, an earlier reply, the system prompt) is not the owner's to retype.
@@ -180,9 +180,8 @@ pub struct Screen {
     clean: Arc<Mutex<CleanTexts>>,
     changed: ChangedTexts,
     remembered: request::Remembered,
-    /// Where the last whole pass's seed-word scan restarts; kept (up to [`KEPT_RESTARTS`]) to spare each pass an
-    /// allocation.
-    restarts: Vec<mnemonic::Restart>,
+    /// The last whole pass's notes; kept (up to [`KEPT_NOTES`] of each) to spare each pass two allocations.
+    notes: Notes,
 }
 
 impl fmt::Debug for Screen {
@@ -258,7 +257,7 @@ impl Screen {
             clean: Arc::default(),
             changed: ChangedTexts::default(),
             remembered: request::Remembered::default(),
-            restarts: Vec::new(),
+            notes: Notes::default(),
         }
     }
 
@@ -271,7 +270,7 @@ impl Screen {
             clean: self.clean.clone(),
             changed: ChangedTexts::default(),
             remembered: request::Remembered::default(),
-            restarts: Vec::new(),
+            notes: Notes::default(),
         }
     }
 
@@ -351,8 +350,8 @@ impl Screen {
     }
 
     /// One pass: find secret shapes and known values, redact them (or block owner text), then apply placeholders.
-    /// `None` when it finds nothing to change. A pass after one that read the whole text reads seed phrases only
-    /// near that pass's redactions, from what it [`Carried`].
+    /// `None` when it finds nothing to change. A pass after one that read the whole text reads seed phrases and
+    /// trigger words only near that pass's redactions, from what it [`Carried`].
     fn screen_once(
         &mut self,
         text: &str,
@@ -360,13 +359,14 @@ impl Screen {
         after: Option<&Carried>,
     ) -> Option<(Screened, Option<Carried>)> {
         let mut findings = Vec::new();
-        let mut restarts = std::mem::take(&mut self.restarts);
-        restarts.clear();
-        let seeds = match after {
-            Some(carried) => SeedReading::Near { changes: &carried.changes, restarts: &carried.restarts },
-            None => SeedReading::Whole(&mut restarts),
+        let mut notes = std::mem::take(&mut self.notes);
+        notes.restarts.clear();
+        notes.triggers.clear();
+        let reading = match after {
+            Some(carried) => Reading::Near { changes: &carried.changes, notes: &carried.notes },
+            None => Reading::Whole(&mut notes),
         };
-        secrets::find_shapes(text, seeds, &mut findings);
+        secrets::find_shapes(text, reading, &mut findings);
         for known in self.known.iter() {
             known.find(text, &mut findings);
         }
@@ -374,12 +374,12 @@ impl Screen {
         let carried = (after.is_none() && !findings.is_empty()).then(|| {
             let edits: Vec<(Range<usize>, usize)> =
                 findings.iter().map(|f| (f.range.clone(), secrets::redaction_len(&f.kind))).collect();
-            let (restarts, changes) = mnemonic::carry_restarts(&restarts, &edits);
-            Carried { restarts, changes }
+            let (notes, changes) = notes.carry(&edits);
+            Carried { notes, changes }
         });
-        // A huge text's restarts are not kept for the life of the conversation.
-        if restarts.capacity() <= KEPT_RESTARTS {
-            self.restarts = restarts;
+        // A huge text's notes are not kept for the life of the conversation.
+        if notes.restarts.capacity() <= KEPT_NOTES && notes.triggers.capacity() <= KEPT_NOTES {
+            self.notes = notes;
         }
         if !findings.is_empty() && origin.get() == Origin::Owner {
             let blocked = Blocked::new(findings.into_iter().map(|f| f.kind));
@@ -428,14 +428,14 @@ impl Screen {
     }
 }
 
-/// How many restarts' room a screen keeps between passes: those of a text of about 256 KB.
-const KEPT_RESTARTS: usize = 4096;
+/// How many restarts' and trigger words' room a screen keeps between passes: those of a text of a few hundred KB.
+const KEPT_NOTES: usize = 4096;
 
-/// What a pass that read the whole text leaves the next one: where the seed-word scan restarts, carried past the
-/// pass's redactions, and where those redactions sit in the text it made. A pass that also replaced addresses
-/// leaves nothing: it does not track their places.
+/// What a pass that read the whole text leaves the next one: its notes (where the seed-word scan restarts, where
+/// the trigger words sit), carried past the pass's redactions, and where those redactions sit in the text it
+/// made. A pass that also replaced addresses leaves nothing: it does not track their places.
 struct Carried {
-    restarts: Vec<mnemonic::Restart>,
+    notes: Notes,
     changes: Vec<Range<usize>>,
 }
 
@@ -506,13 +506,29 @@ impl Walk<'_> {
                 }
             }
             Value::Object(map) => {
-                for (key, mut item) in std::mem::take(map) {
+                // A key is screened after its value, as [`request::origins_in`] lists them. Keys rarely change, so
+                // the map is rebuilt only when one did: rebuilding every object cost more than screening its keys.
+                let mut renamed: Vec<(String, String)> = Vec::new();
+                for (key, item) in map.iter_mut() {
                     let len = path.len();
-                    push_key(path, &key);
-                    self.value(&mut item, path);
-                    let key = self.string(&key, path).unwrap_or(key);
+                    push_key(path, key);
+                    self.value(item, path);
+                    if let Some(screened) = self.string(key, path) {
+                        renamed.push((key.clone(), screened));
+                    }
                     path.truncate(len);
-                    map.insert(key, item);
+                }
+                if !renamed.is_empty() {
+                    // In the map's own order, as they were found; a screened key that equals a later one is
+                    // overwritten by it, as an insert in that order does.
+                    let mut renamed = renamed.into_iter().peekable();
+                    for (key, item) in std::mem::take(map) {
+                        let key = match renamed.next_if(|(old, _)| *old == key) {
+                            Some((_, screened)) => screened,
+                            None => key,
+                        };
+                        map.insert(key, item);
+                    }
                 }
             }
             Value::Null | Value::Bool(_) | Value::Number(_) => {}
@@ -535,16 +551,28 @@ impl Walk<'_> {
     }
 }
 
-/// Appends `/<index>` to a JSON pointer.
+/// Appends `/<index>` to a JSON pointer. Written digit by digit: the formatting machinery cost more than the walk's
+/// own steps, for a path that is rarely read.
 fn push_index(path: &mut String, index: usize) {
-    use std::fmt::Write;
-    let _ = write!(path, "/{index}");
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = index;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    path.push('/');
+    path.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 /// Appends `/<key>` to a JSON pointer, escaped as RFC 6901 says.
 fn push_key(path: &mut String, key: &str) {
     path.push('/');
-    if key.contains(['~', '/']) {
+    if memchr::memchr2(b'~', b'/', key.as_bytes()).is_some() {
         path.push_str(&key.replace('~', "~0").replace('/', "~1"));
     } else {
         path.push_str(key);

@@ -550,22 +550,80 @@ fn has_run(text: &str, class: Class, min: usize) -> bool {
     false
 }
 
-/// The shapes that may match in `text`, one bit each in [`SHAPES`] order, and where its labels' anchor words are,
-/// as a search that does not report overlapping matches finds them (in order, none overlapping the one before).
-fn open_shapes(text: &str, anchors: &mut Vec<Range<usize>>) -> u64 {
-    let all = u64::MAX >> (64 - SHAPES.len());
-    let triggers = &*TRIGGERS;
-    let mut open = triggers.ungated;
-    for m in triggers.automaton.find_overlapping_iter(text) {
-        let word = m.pattern().as_usize();
-        if triggers.anchors[word] && anchors.last().is_none_or(|last| last.end <= m.start()) {
-            anchors.push(m.range());
+/// One place a trigger word sits in a text: the word's number in [`TRIGGERS`] and its bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Trigger {
+    word: usize,
+    range: Range<usize>,
+}
+
+/// Every place a trigger word sits in `text`, words inside words included, in the automaton's order: by where they
+/// end, the longer first.
+fn triggers_in(text: &str, out: &mut Vec<Trigger>) {
+    let found = TRIGGERS.automaton.find_overlapping_iter(text);
+    out.extend(found.map(|m| Trigger { word: m.pattern().as_usize(), range: m.range() }));
+}
+
+/// The trigger words of a text that a pass changed only at `changes` (sorted and apart, each a
+/// `[redacted:<kind>]`), as [`triggers_in`] finds them, from `carried`: the text's words before the changes that
+/// no change touched, moved as [`carry_triggers`] moves them. No trigger word holds a bracket, so every word of
+/// the changed text lies inside a redaction, where it is read afresh, or wholly outside every change, where the
+/// text before held it too.
+fn triggers_after_changes(text: &str, carried: &[Trigger], changes: &[Range<usize>], out: &mut Vec<Trigger>) {
+    let mut carried = carried.iter().peekable();
+    for change in changes {
+        while let Some(before) = carried.next_if(|t| t.range.end <= change.start) {
+            out.push(before.clone());
         }
-        let mut opens = triggers.shapes[word] & !open;
+        let first = out.len();
+        triggers_in(&text[change.clone()], out);
+        for inside in &mut out[first..] {
+            inside.range = inside.range.start + change.start..inside.range.end + change.start;
+        }
+    }
+    out.extend(carried.cloned());
+}
+
+/// The trigger words of a text, moved to where they sit after `edits` (each a range of the text, sorted and apart,
+/// and the length of what replaced it); those an edit touched are dropped.
+pub(super) fn carry_triggers(triggers: &[Trigger], edits: &[(Range<usize>, usize)]) -> Vec<Trigger> {
+    // How far the text after each edit moved. Words are ordered by where they end, not where they start, so each
+    // finds its edits afresh rather than by a cursor.
+    let mut shifts = Vec::with_capacity(edits.len());
+    let mut shift: isize = 0;
+    for (range, len) in edits {
+        shift += *len as isize - range.len() as isize;
+        shifts.push(shift);
+    }
+    let mut carried = Vec::with_capacity(triggers.len());
+    for trigger in triggers {
+        let passed = edits.partition_point(|(range, _)| range.end <= trigger.range.start);
+        if edits.get(passed).is_some_and(|(range, _)| range.start < trigger.range.end) {
+            continue;
+        }
+        let shift = passed.checked_sub(1).map_or(0, |last| shifts[last]);
+        let moved = |at: usize| at.checked_add_signed(shift).expect("an edit before a word ends before it");
+        carried.push(Trigger { word: trigger.word, range: moved(trigger.range.start)..moved(trigger.range.end) });
+    }
+    carried
+}
+
+/// The shapes that may match in `text`, one bit each in [`SHAPES`] order, from the places its trigger words sit,
+/// and where its labels' anchor words are, as a search that does not report overlapping matches finds them (in
+/// order, none overlapping the one before).
+fn open_shapes(text: &str, triggers: &[Trigger], anchors: &mut Vec<Range<usize>>) -> u64 {
+    let all = u64::MAX >> (64 - SHAPES.len());
+    let words = &*TRIGGERS;
+    let mut open = words.ungated;
+    for Trigger { word, range } in triggers {
+        if words.anchors[*word] && anchors.last().is_none_or(|last| last.end <= range.start) {
+            anchors.push(range.clone());
+        }
+        let mut opens = words.shapes[*word] & !open;
         while opens != 0 {
             let i = opens.trailing_zeros() as usize;
             opens &= opens - 1;
-            if SHAPES[i].gate.around.is_none_or(|around| around(text, m.start(), m.end())) {
+            if SHAPES[i].gate.around.is_none_or(|around| around(text, range.start, range.end)) {
                 open |= 1 << i;
             }
         }
@@ -737,28 +795,57 @@ fn generic(kind: &str) -> bool {
     matches!(kind, "password" | "token")
 }
 
-/// How a pass reads seed phrases.
-pub(super) enum SeedReading<'a> {
-    /// The whole text, noting where the scan restarts ([`mnemonic::find_noting_restarts`]).
-    Whole(&'a mut Vec<mnemonic::Restart>),
-    /// Only near the changes of a pass that read the whole text before them ([`mnemonic::find_near_changes`]).
-    Near { changes: &'a [Range<usize>], restarts: &'a [mnemonic::Restart] },
+/// What a pass that reads the whole text notes for the next pass, so that one reads again only near the changes:
+/// where the seed-word scan restarts and where the trigger words sit.
+#[derive(Default)]
+pub(super) struct Notes {
+    pub restarts: Vec<mnemonic::Restart>,
+    pub triggers: Vec<Trigger>,
+}
+
+impl Notes {
+    /// These notes moved past `edits` (each a range of the text, sorted and apart, and the length of what replaced
+    /// it), and the edits' ranges in the edited text.
+    pub fn carry(&self, edits: &[(Range<usize>, usize)]) -> (Notes, Vec<Range<usize>>) {
+        let (restarts, changes) = mnemonic::carry_restarts(&self.restarts, edits);
+        (Notes { restarts, triggers: carry_triggers(&self.triggers, edits) }, changes)
+    }
+}
+
+/// How a pass reads seed phrases and trigger words.
+pub(super) enum Reading<'a> {
+    /// The whole text, taking notes ([`mnemonic::find_noting_restarts`], [`triggers_in`]); `notes` must be empty.
+    Whole(&'a mut Notes),
+    /// Only near the changes of a pass that read the whole text before them, with that pass's notes carried
+    /// past them ([`mnemonic::find_near_changes`], [`triggers_after_changes`]).
+    Near { changes: &'a [Range<usize>], notes: &'a Notes },
 }
 
 /// Finds every secret shape in `text`, plus seed phrases. Ranges may overlap; [`merge`] settles them.
-pub(super) fn find_shapes(text: &str, seeds: SeedReading<'_>, out: &mut Vec<Finding>) {
+pub(super) fn find_shapes(text: &str, mut reading: Reading<'_>, out: &mut Vec<Finding>) {
     // One pass of the trigger words says which shapes may match: most texts open a few, and running every
     // shape's search (or all of them as one set) on every string of a body cost more than the rest.
+    let mut near_triggers = Vec::new();
+    let triggers = match &mut reading {
+        Reading::Whole(notes) => {
+            triggers_in(text, &mut notes.triggers);
+            &notes.triggers
+        }
+        Reading::Near { changes, notes } => {
+            triggers_after_changes(text, &notes.triggers, changes, &mut near_triggers);
+            &near_triggers
+        }
+    };
     let mut anchors = Vec::new();
-    let open = open_shapes(text, &mut anchors);
+    let open = open_shapes(text, triggers, &mut anchors);
     for (i, shape) in SHAPES.iter().enumerate() {
         if open & (1 << i) != 0 {
             find_shape(shape, text, out);
         }
     }
-    let phrases = match seeds {
-        SeedReading::Whole(restarts) => mnemonic::find_noting_restarts(text, restarts),
-        SeedReading::Near { changes, restarts } => mnemonic::find_near_changes(text, changes, restarts),
+    let phrases = match reading {
+        Reading::Whole(notes) => mnemonic::find_noting_restarts(text, &mut notes.restarts),
+        Reading::Near { changes, notes } => mnemonic::find_near_changes(text, changes, &notes.restarts),
     };
     for (range, kind) in phrases {
         out.push(Finding { range, kind: kind.to_owned() });
@@ -923,7 +1010,7 @@ mod tests {
         let mut differ = Vec::new();
         for text in texts("secrets.txt").into_iter().chain(texts("benign.txt")) {
             let (mut gated, mut all) = (Vec::new(), Vec::new());
-            find_shapes(&text, SeedReading::Whole(&mut Vec::new()), &mut gated);
+            find_shapes(&text, Reading::Whole(&mut Notes::default()), &mut gated);
             find_shapes_unfiltered(&text, &mut all);
             if gated != all {
                 differ.push(format!("{text}\n  gated: {gated:?}\n  all:   {all:?}"));
@@ -954,7 +1041,7 @@ mod tests {
         ];
         for text in cases {
             let (mut gated, mut all) = (Vec::new(), Vec::new());
-            find_shapes(text, SeedReading::Whole(&mut Vec::new()), &mut gated);
+            find_shapes(text, Reading::Whole(&mut Notes::default()), &mut gated);
             find_shapes_unfiltered(text, &mut all);
             assert_eq!(gated, all, "text: {text}");
         }
@@ -969,8 +1056,9 @@ mod tests {
         let texts = texts("secrets.txt").into_iter().chain(texts("benign.txt")).chain(edges.map(String::from));
         let mut with_anchors = 0;
         for text in texts {
-            let mut shared = Vec::new();
-            open_shapes(&text, &mut shared);
+            let (mut triggers, mut shared) = (Vec::new(), Vec::new());
+            triggers_in(&text, &mut triggers);
+            open_shapes(&text, &triggers, &mut shared);
             assert_eq!(shared, super::super::labelled::anchors_alone(&text), "text: {text}");
             with_anchors += usize::from(!shared.is_empty());
         }
@@ -1114,5 +1202,89 @@ mod tests {
             found += found_as_by_groups(&shapes, &text);
         }
         assert!(found > 5000, "the texts must hold runs after labels: {found} in {compared}");
+    }
+
+    /// The trigger words every shape's gate and every label's anchor names, as the automaton holds them.
+    fn all_trigger_words() -> Vec<&'static str> {
+        let words = SHAPES.iter().flat_map(|shape| shape.gate.words.iter().copied());
+        words.chain(super::super::labelled::ANCHOR_WORDS.iter().copied()).collect()
+    }
+
+    /// What [`triggers_after_changes`] relies on: a word that touches a redaction lies inside it, since no trigger
+    /// word holds one of its brackets.
+    #[test]
+    fn no_trigger_word_holds_a_bracket() {
+        for word in all_trigger_words() {
+            assert!(!word.contains(['[', ']']), "{word}");
+        }
+    }
+
+    /// A pass after redactions finds, from the first pass's trigger words carried past them, the words a scan of
+    /// the whole redacted text finds, in its order: words beside a redaction, cut by one, inside one
+    /// (`[redacted:hex-private-key]` holds `key`), inside each other (`apikey`, `secretoken`), in any case.
+    #[test]
+    fn triggers_carried_past_redactions_are_those_a_whole_scan_finds() {
+        use rand::rngs::StdRng;
+        use rand::{Rng, SeedableRng};
+        let words = all_trigger_words();
+        let kinds = ["hex-private-key", "recovery-codes", "seed-table-columns", "known:api-key", "password", "xprv"];
+        let glue = [" ", "", "=", "_", "\n", "é", "x", "[", "]", ":"];
+        let mut rng = StdRng::seed_from_u64(38421);
+        let (mut compared, mut moved, mut inside) = (0, 0, 0);
+        for _ in 0..5_000 {
+            let mut text = String::new();
+            for _ in 0..rng.random_range(3..40) {
+                let word = words[rng.random_range(0..words.len())];
+                let word = match rng.random_range(0..4) {
+                    0 => word.to_ascii_uppercase(),
+                    1 => word.chars().skip(1).collect(),
+                    _ => word.to_owned(),
+                };
+                text.push_str(&word);
+                text.push_str(glue[rng.random_range(0..glue.len())]);
+            }
+            // Edits at char boundaries, sorted and apart, each a redaction of some kind.
+            let bounds: Vec<usize> = (0..=text.len()).filter(|&at| text.is_char_boundary(at)).collect();
+            let mut cuts: Vec<usize> =
+                (0..rng.random_range(1..5) * 2).map(|_| bounds[rng.random_range(0..bounds.len())]).collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            let mut edits: Vec<(Range<usize>, String)> = Vec::new();
+            for pair in cuts.chunks_exact(2) {
+                if pair[0] < pair[1] {
+                    let marker = format!("[redacted:{}]", kinds[rng.random_range(0..kinds.len())]);
+                    edits.push((pair[0]..pair[1], marker));
+                }
+            }
+            let mut edited = String::new();
+            let mut at = 0;
+            for (range, marker) in &edits {
+                edited.push_str(&text[at..range.start]);
+                edited.push_str(marker);
+                at = range.end;
+            }
+            edited.push_str(&text[at..]);
+
+            let mut notes = Notes::default();
+            triggers_in(&text, &mut notes.triggers);
+            let lengths: Vec<(Range<usize>, usize)> = edits.iter().map(|(r, m)| (r.clone(), m.len())).collect();
+            let (carried, changes) = notes.carry(&lengths);
+            let mut near = Vec::new();
+            triggers_after_changes(&edited, &carried.triggers, &changes, &mut near);
+            let mut whole = Vec::new();
+            triggers_in(&edited, &mut whole);
+            assert_eq!(near, whole, "text: {text:?}\nedited: {edited:?}");
+            compared += 1;
+            moved +=
+                carried.triggers.iter().filter(|t| changes.first().is_some_and(|c| t.range.start >= c.end)).count();
+            inside += whole
+                .iter()
+                .filter(|t| changes.iter().any(|c| c.start <= t.range.start && t.range.end <= c.end))
+                .count();
+        }
+        eprintln!(
+            "triggers carried past redactions: {compared} texts, {moved} words moved past one, {inside} inside one"
+        );
+        assert!(moved > 10_000 && inside > 2_000, "{compared} texts: {moved} words moved, {inside} inside redactions");
     }
 }

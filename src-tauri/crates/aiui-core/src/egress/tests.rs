@@ -332,6 +332,44 @@ fn screen_body_redacts_tool_results_and_blocks_owner_secrets() {
     assert_eq!(blocked.kinds, vec!["bip39".to_owned()]);
 }
 
+/// A secret or an address used as an object key is screened like any string, in place among its neighbours, and
+/// the pointers the caller is asked about are RFC 6901's.
+#[test]
+fn screen_body_screens_object_keys_and_asks_by_exact_pointers() {
+    let mut body = json!({
+        "a": "first",
+        (XPRV): { "10.0.0.2": "behind a secret key", "n": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, "ten"] },
+        "z/~": "last",
+    });
+    let asked = std::cell::RefCell::new(Vec::new());
+    let origin_of = |pointer: &str| {
+        asked.borrow_mut().push(pointer.to_owned());
+        Origin::ToolResult
+    };
+    let report = screen().screen_body(&mut body, &origin_of).unwrap();
+    assert_eq!(
+        body,
+        json!({
+            "a": "first",
+            "[redacted:xprv]": { "[lan-ip-1]": "behind a secret key", "n": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, "ten"] },
+            "z/~": "last",
+        })
+    );
+    assert_eq!(report.to_string(), "1 redacted (xprv 1), 1 placeholders");
+    // Only strings that hold something are asked about; their pointers escape `~` and `/`.
+    assert_eq!(*asked.borrow(), vec![format!("/{XPRV}/10.0.0.2"), format!("/{XPRV}")]);
+
+    let mut path = String::new();
+    for index in [0, 7, 10, 12345, usize::MAX] {
+        path.clear();
+        push_index(&mut path, index);
+        assert_eq!(path, format!("/{index}"));
+    }
+    path.clear();
+    push_key(&mut path, "z/~");
+    assert_eq!(path, "/z~1~0");
+}
+
 /// The corpus lines of `name`, comments and blank lines dropped, not yet unescaped. A missing file fails.
 fn corpus(name: &str) -> Vec<String> {
     let path = format!("{}/../../../fixtures/egress/{name}", env!("CARGO_MANIFEST_DIR"));
