@@ -371,6 +371,12 @@ impl Screen {
             known.find(text, &mut findings);
         }
         let findings = secrets::merge(findings);
+        // A pass that carried notes replaced no address in the text it made, which is this text: with no secret
+        // found either, placeholders would find nothing again.
+        if findings.is_empty() && after.is_some() {
+            self.notes = notes;
+            return None;
+        }
         let carried = (after.is_none() && !findings.is_empty()).then(|| {
             let edits: Vec<(Range<usize>, usize)> =
                 findings.iter().map(|f| (f.range.clone(), secrets::redaction_len(&f.kind))).collect();

@@ -420,9 +420,10 @@ fn expected_kind(id: &str) -> String {
         .to_owned()
 }
 
-/// The second pass reads seed phrases only near the first pass's redactions; it finds what a second pass over the
-/// whole text finds. Texts: three corpus lines (secrets, phrases, benign text) glued by list punctuation or
-/// nothing, so that redacting one can join or part the phrases around it.
+/// The second pass reads seed phrases and trigger words only near the first pass's redactions, and looks for
+/// addresses only when it found a secret; it finds what a second pass over the whole text finds. Texts: corpus
+/// lines (secrets, phrases, benign text) and fragments (halves of a phrase, secrets, LAN addresses) glued by list
+/// punctuation or nothing, so that redacting one can join or part the phrases around it.
 #[test]
 fn a_second_pass_near_the_redactions_finds_what_a_whole_second_pass_finds() {
     use rand::rngs::StdRng;
@@ -442,11 +443,13 @@ fn a_second_pass_near_the_redactions_finds_what_a_whole_second_pass_finds() {
         "Bearer abcdefghij0123456789klmnop".to_owned(),
         WIF.to_owned(),
         PASSWORD.to_owned(),
+        "10.0.0.2".to_owned(),
+        "archy.local".to_owned(),
     ];
     let glue = ["", " ", "\n", ", ", " 7. ", "="];
     let mut rng = StdRng::seed_from_u64(2);
     let (mut compared, mut passes_changed) = (0, 0);
-    for _ in 0..6_000 {
+    for _ in 0..7_000 {
         let mut text = String::new();
         for _ in 0..rng.random_range(2..6) {
             if rng.random_bool(0.7) {
