@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::{history_arguments, object_arguments, string_arguments};
+use super::{history_arguments, object, object_arguments, string_arguments};
 use crate::backends::stream::StreamFault;
 use crate::backends::{BackendId, ChatRequest, Cost, Message, ToolCall, Turn, Usage};
 use crate::egress::Origin;
@@ -22,7 +22,13 @@ pub fn request(req: &ChatRequest, model: &str) -> Value {
                     blocks.push(json!({"type": "text", "text": text}));
                 }
                 for c in tool_calls {
-                    blocks.push(json!({"type": "tool_use", "id": c.id, "name": c.name, "input": history_arguments(&c.arguments)}));
+                    let input = history_arguments(&c.arguments);
+                    blocks.push(object([
+                        ("type", json!("tool_use")),
+                        ("id", json!(c.id)),
+                        ("name", json!(c.name)),
+                        ("input", input),
+                    ]));
                 }
                 ("assistant", blocks)
             }
@@ -37,15 +43,27 @@ pub fn request(req: &ChatRequest, model: &str) -> Value {
                     content.extend(blocks);
                 }
             }
-            _ => messages.push(json!({"role": role, "content": blocks})),
+            _ => messages.push(object([("role", json!(role)), ("content", Value::Array(blocks))])),
         }
     }
     let tools: Vec<Value> = req
         .tools
         .iter()
-        .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters}))
+        .map(|t| {
+            object([
+                ("name", json!(t.name)),
+                ("description", json!(t.description)),
+                ("input_schema", t.parameters.clone()),
+            ])
+        })
         .collect();
-    json!({"model": model, "max_tokens": req.max_tokens, "system": req.system, "messages": messages, "tools": tools})
+    object([
+        ("model", json!(model)),
+        ("max_tokens", json!(req.max_tokens)),
+        ("system", json!(req.system)),
+        ("messages", Value::Array(messages)),
+        ("tools", Value::Array(tools)),
+    ])
 }
 
 pub fn response(body: &Value, model: &str) -> Result<Turn, String> {

@@ -33,6 +33,12 @@ pub(crate) fn string_arguments(raw: &str) -> Result<Value, MalformedArguments> {
     }
 }
 
+/// A JSON object of `entries`, their values moved in. `json!` copies each value it is given through serde, which for
+/// a request's arrays meant copying every message of the window twice per turn.
+pub(crate) fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
+    Value::Object(entries.into_iter().map(|(key, value)| (key.to_owned(), value)).collect())
+}
+
 /// How a model's tool-call arguments are written back into history: as they were sent.
 pub(crate) fn history_arguments(arguments: &Result<Value, MalformedArguments>) -> Value {
     match arguments {

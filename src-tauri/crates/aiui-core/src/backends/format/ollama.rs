@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use super::{history_arguments, new_call_id, object_arguments};
+use super::{history_arguments, new_call_id, object, object_arguments};
 use crate::backends::stream::StreamFault;
 use crate::backends::{BackendId, ChatRequest, Cost, Message, ToolCall, Turn, Usage};
 
@@ -14,9 +14,13 @@ pub fn request(req: &ChatRequest, model: &str) -> Value {
             Message::Assistant { text, tool_calls } => {
                 let calls: Vec<Value> = tool_calls
                     .iter()
-                    .map(|c| json!({"function": {"name": c.name, "arguments": history_arguments(&c.arguments)}}))
+                    .map(|c| {
+                        let function =
+                            object([("name", json!(c.name)), ("arguments", history_arguments(&c.arguments))]);
+                        object([("function", function)])
+                    })
                     .collect();
-                json!({"role": "assistant", "content": text, "tool_calls": calls})
+                object([("role", json!("assistant")), ("content", json!(text)), ("tool_calls", Value::Array(calls))])
             }
             Message::ToolResult { name, content, .. } => json!({"role": "tool", "content": content, "tool_name": name}),
         });
@@ -24,15 +28,22 @@ pub fn request(req: &ChatRequest, model: &str) -> Value {
     let tools: Vec<Value> = req
         .tools
         .iter()
-        .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}))
+        .map(|t| {
+            let function = object([
+                ("name", json!(t.name)),
+                ("description", json!(t.description)),
+                ("parameters", t.parameters.clone()),
+            ]);
+            object([("type", json!("function")), ("function", function)])
+        })
         .collect();
-    json!({
-        "model": model,
-        "messages": messages,
-        "tools": tools,
-        "stream": false,
-        "options": {"num_predict": req.max_tokens},
-    })
+    object([
+        ("model", json!(model)),
+        ("messages", Value::Array(messages)),
+        ("tools", Value::Array(tools)),
+        ("stream", json!(false)),
+        ("options", json!({"num_predict": req.max_tokens})),
+    ])
 }
 
 pub fn response(body: &Value, model: &str) -> Result<Turn, String> {

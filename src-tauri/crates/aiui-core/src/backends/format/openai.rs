@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{history_arguments_string, object_arguments, string_arguments};
+use super::{history_arguments_string, object, object_arguments, string_arguments};
 use crate::backends::{BackendId, ChatRequest, Cost, Message, ToolCall, Turn, Usage};
 use crate::egress::Origin;
 
@@ -20,7 +20,8 @@ pub fn request(req: &ChatRequest, model: &str) -> Value {
                     .iter()
                     .map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": history_arguments_string(&c.arguments)}}))
                     .collect();
-                json!({"role": "assistant", "content": if text.is_empty() { Value::Null } else { json!(text) }, "tool_calls": calls})
+                let content = if text.is_empty() { Value::Null } else { json!(text) };
+                object([("role", json!("assistant")), ("content", content), ("tool_calls", Value::Array(calls))])
             }
             Message::ToolResult { call_id, content, .. } => json!({"role": "tool", "tool_call_id": call_id, "content": content}),
         });
@@ -28,9 +29,22 @@ pub fn request(req: &ChatRequest, model: &str) -> Value {
     let tools: Vec<Value> = req
         .tools
         .iter()
-        .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}))
+        .map(|t| {
+            let function = object([
+                ("name", json!(t.name)),
+                ("description", json!(t.description)),
+                ("parameters", t.parameters.clone()),
+            ]);
+            object([("type", json!("function")), ("function", function)])
+        })
         .collect();
-    json!({"model": model, "messages": messages, "tools": tools, "max_tokens": req.max_tokens, "stream": false})
+    object([
+        ("model", json!(model)),
+        ("messages", Value::Array(messages)),
+        ("tools", Value::Array(tools)),
+        ("max_tokens", json!(req.max_tokens)),
+        ("stream", json!(false)),
+    ])
 }
 
 /// Parses `choices[0].message`. `backend` names the provider that answered.
