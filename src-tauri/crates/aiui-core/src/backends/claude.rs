@@ -412,10 +412,43 @@ impl Claude {
 /// An upper bound on the input tokens of `body`: a token is at least one byte of the text it stands for, and the JSON
 /// around that text only adds bytes; plus what Anthropic adds unseen.
 fn input_bound(body: &Value) -> u64 {
-    let bytes = serde_json::to_vec(body).map_or(usize::MAX, |b| b.len());
-    u64::try_from(bytes).unwrap_or(u64::MAX).saturating_add(HIDDEN_INPUT_TOKENS)
+    // Counted as written rather than written out: the body is serialized again to be sent, and a long
+    // conversation's copy cost more than its count.
+    let mut counted = ByteCount(0);
+    let bytes = serde_json::to_writer(&mut counted, body).map_or(u64::MAX, |()| counted.0);
+    bytes.saturating_add(HIDDEN_INPUT_TOKENS)
+}
+
+/// A writer that only counts the bytes written to it.
+struct ByteCount(u64);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 = self.0.saturating_add(buf.len() as u64);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 fn unavailable(reason: String) -> BackendError {
     BackendError::Unavailable { backend: NAME.into(), reason }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The allowance's worst case counts every byte the body is sent as: escapes and non-ASCII text included.
+    #[test]
+    fn the_input_bound_is_the_body_as_sent_and_the_hidden_tokens() {
+        let body = serde_json::json!({
+            "messages": [{"role": "user", "content": "naïve \"quoted\"\n 日本 \u{1F600}"}],
+            "max_tokens": 1024,
+        });
+        let sent = serde_json::to_vec(&body).expect("serializes").len() as u64;
+        assert_eq!(input_bound(&body), sent + HIDDEN_INPUT_TOKENS);
+    }
 }

@@ -2,11 +2,11 @@
 //! tool's schema) is remembered whole with what the screen made of it, so a turn screens only what is new.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher, RandomState};
+use std::hash::{BuildHasher, Hasher};
 
 use serde_json::Value;
 
-use super::{Blocked, Origin, Origins, Report, Screen, Screened, Walk, push_index, push_key};
+use super::{Blocked, MemoHasher, Origin, Origins, Report, Screen, Screened, Walk, push_index, push_key};
 
 /// The elements one conversation's screen sent in its latest request, with what it made of each. An element
 /// is found again only by its exact content (and the array it is in), so a message whose text changed by one
@@ -15,8 +15,10 @@ use super::{Blocked, Origin, Origins, Report, Screen, Screened, Walk, push_index
 #[derive(Default)]
 pub(super) struct Remembered {
     by_digest: HashMap<u64, Vec<Element>>,
-    /// Keyed afresh for each screen, so nobody who writes a tool result can aim at another element's digest.
-    hasher: RandomState,
+    /// Keyed afresh for each screen, so nobody who writes a tool result can aim at another element's digest; and a
+    /// digest only finds candidates, which are compared whole. The memories' hash, as for texts: SipHash over the
+    /// window's elements was nearly half of a turn's screening of them.
+    hasher: MemoHasher,
     bytes: usize,
     /// Counts the requests screened; an element not sent in the latest one is forgotten.
     request: u64,
@@ -215,7 +217,11 @@ impl Screen {
                 };
                 found.sent_in = request;
                 self.remembered.hits += 1;
-                *element = found.screened.as_ref().unwrap_or(&found.original).clone();
+                // An element that went out as it came is in the body already (`find` compared it whole); only a
+                // changed one is put back, rather than copying the whole window every turn.
+                if let Some(screened) = &found.screened {
+                    *element = screened.clone();
+                }
                 (found.report.clone(), Vec::new())
             }
             Planned::New { digest, origins } => {
