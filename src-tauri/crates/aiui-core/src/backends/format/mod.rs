@@ -5,9 +5,9 @@ pub mod anthropic;
 pub mod ollama;
 pub mod openai;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use super::MalformedArguments;
+use super::{MalformedArguments, ToolDef};
 
 /// Arguments that came as a JSON value: only an object is a valid argument set.
 pub(crate) fn object_arguments(value: &Value) -> Result<Value, MalformedArguments> {
@@ -37,6 +37,19 @@ pub(crate) fn string_arguments(raw: &str) -> Result<Value, MalformedArguments> {
 /// a request's arrays meant copying every message of the window twice per turn.
 pub(crate) fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
     Value::Object(entries.into_iter().map(|(key, value)| (key.to_owned(), value)).collect())
+}
+
+/// The tools as the OpenAI-style wires (OpenAI, Ollama) declare them: `{"type": "function", "function": {...}}`.
+pub(crate) fn function_tools(tools: &[ToolDef]) -> Value {
+    let declared = tools.iter().map(|t| {
+        let function = object([
+            ("name", json!(t.name)),
+            ("description", json!(t.description)),
+            ("parameters", t.parameters.clone()),
+        ]);
+        object([("type", json!("function")), ("function", function)])
+    });
+    Value::Array(declared.collect())
 }
 
 /// How a model's tool-call arguments are written back into history: as they were sent.

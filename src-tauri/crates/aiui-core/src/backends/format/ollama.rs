@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use super::{history_arguments, new_call_id, object, object_arguments};
+use super::{function_tools, history_arguments, new_call_id, object, object_arguments};
 use crate::backends::stream::StreamFault;
 use crate::backends::{BackendId, ChatRequest, Cost, Message, ToolCall, Turn, Usage};
 
@@ -25,22 +25,10 @@ pub fn request(req: &ChatRequest, model: &str) -> Value {
             Message::ToolResult { name, content, .. } => json!({"role": "tool", "content": content, "tool_name": name}),
         });
     }
-    let tools: Vec<Value> = req
-        .tools
-        .iter()
-        .map(|t| {
-            let function = object([
-                ("name", json!(t.name)),
-                ("description", json!(t.description)),
-                ("parameters", t.parameters.clone()),
-            ]);
-            object([("type", json!("function")), ("function", function)])
-        })
-        .collect();
     object([
         ("model", json!(model)),
         ("messages", Value::Array(messages)),
-        ("tools", Value::Array(tools)),
+        ("tools", function_tools(&req.tools)),
         ("stream", json!(false)),
         ("options", json!({"num_predict": req.max_tokens})),
     ])

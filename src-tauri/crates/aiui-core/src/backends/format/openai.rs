@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{history_arguments_string, object, object_arguments, string_arguments};
+use super::{function_tools, history_arguments_string, object, object_arguments, string_arguments};
 use crate::backends::{BackendId, ChatRequest, Cost, Message, ToolCall, Turn, Usage};
 use crate::egress::Origin;
 
@@ -26,22 +26,10 @@ pub fn request(req: &ChatRequest, model: &str) -> Value {
             Message::ToolResult { call_id, content, .. } => json!({"role": "tool", "tool_call_id": call_id, "content": content}),
         });
     }
-    let tools: Vec<Value> = req
-        .tools
-        .iter()
-        .map(|t| {
-            let function = object([
-                ("name", json!(t.name)),
-                ("description", json!(t.description)),
-                ("parameters", t.parameters.clone()),
-            ]);
-            object([("type", json!("function")), ("function", function)])
-        })
-        .collect();
     object([
         ("model", json!(model)),
         ("messages", Value::Array(messages)),
-        ("tools", Value::Array(tools)),
+        ("tools", function_tools(&req.tools)),
         ("max_tokens", json!(req.max_tokens)),
         ("stream", json!(false)),
     ])
