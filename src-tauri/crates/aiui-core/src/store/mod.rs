@@ -9,6 +9,7 @@ mod error;
 mod schema;
 #[cfg(test)]
 mod tests;
+mod window;
 
 pub use error::StoreError;
 
@@ -142,6 +143,9 @@ pub struct Store {
     path: PathBuf,
     /// Milliseconds since the Unix epoch; replaced in tests to make ordering deterministic.
     clock: Clock,
+    /// What [`Store::recent_messages`] read lately, so it reads only what was appended since. Locked inside
+    /// the connection's lock, never the other way round.
+    windows: Mutex<window::Windows>,
 }
 
 impl fmt::Debug for Store {
@@ -196,7 +200,7 @@ impl Store {
             schema::migrate(conn, &path)
         };
         setup(&mut conn).map_err(|failure| failure.into_store_error(&path))?;
-        Ok(Self { conn: Mutex::new(conn), path, clock: Box::new(crate::now_ms) })
+        Ok(Self { conn: Mutex::new(conn), path, clock: Box::new(crate::now_ms), windows: Mutex::default() })
     }
 
     /// Creates an empty conversation and returns its new id.
@@ -350,7 +354,7 @@ impl Store {
     /// conversation would make every turn cost as much as the conversation is long. Unreadable rows are skipped
     /// as in [`Store::load`].
     pub fn recent_messages(&self, id: &ConversationId, limit: usize) -> Result<Vec<Message>, StoreError> {
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = i64::try_from(limit).unwrap_or(i64::MAX);
         self.with_conn(|conn| {
             let tx = conn.transaction()?;
             let found: Option<i64> =
@@ -358,25 +362,37 @@ impl Store {
             if found.is_none() {
                 return Err(StoreError::NotFound(id.clone()).into());
             }
-            let mut messages = Vec::new();
+            let mut windows = self.windows.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut window = windows.take(id, limit);
+            let mut newer = Vec::new();
             {
-                // Newest first over the primary key (conversation_id, seq): the cost is the window, not the
-                // conversation.
+                // Newest first over the primary key (conversation_id, seq), and only rows this window has not
+                // seen: the cost is what was appended since, by this process or another, not the conversation.
+                // Only the body: a backend's label and the time are not sent, so they are not decoded either.
                 let mut stmt = tx.prepare(
-                    "SELECT seq, at_ms, kind, backend_json, body_json FROM entries
-                     WHERE conversation_id = ?1 AND kind = ?2 ORDER BY seq DESC LIMIT ?3",
+                    "SELECT seq, body_json FROM entries
+                     WHERE conversation_id = ?1 AND kind = ?2 AND seq > ?3 ORDER BY seq DESC LIMIT ?4",
                 )?;
-                let mut rows = stmt.query(params![id.0, KIND_MESSAGE, limit])?;
+                let mut rows = stmt.query(params![id.0, KIND_MESSAGE, window.last_seq(), rows])?;
                 while let Some(row) = rows.next()? {
-                    if let Some(Entry { kind: EntryKind::Message { message, .. }, .. }) = readable_entry(id, row) {
-                        messages.push(message);
-                    }
+                    let seq: i64 = row.get(0)?;
+                    let body = row.get_ref(1)?.as_str().map_err(|e| e.to_string());
+                    let message =
+                        match body.and_then(|json| body::decode_message(json).map_err(|e| format!("message: {e}"))) {
+                            Ok((message, _cost)) => Some(message),
+                            Err(reason) => {
+                                skipped(id, row, &reason);
+                                None
+                            }
+                        };
+                    newer.push((seq, message));
                 }
             }
             tx.commit()?;
-            messages.reverse();
-            let start = messages.iter().position(|m| matches!(m, Message::User { .. })).unwrap_or(messages.len());
-            messages.drain(..start);
+            newer.reverse();
+            window.extend(newer);
+            let messages = window.messages();
+            windows.keep(id.clone(), window);
             Ok(messages)
         })
     }
@@ -496,16 +512,17 @@ fn decode_summary(row: &Row<'_>) -> Result<ConversationSummary, rusqlite::Error>
 /// A stored entry, or `None` (and a warning) for one this version cannot read: a newer version's rows are skipped,
 /// never fatal.
 fn readable_entry(id: &ConversationId, row: &Row<'_>) -> Option<Entry> {
-    decode_entry(id, row)
-        .map_err(|reason| {
-            tracing::warn!(
-                conversation = %id,
-                seq = row.get::<_, i64>(0).ok(),
-                %reason,
-                "skipped a stored entry this version cannot read"
-            );
-        })
-        .ok()
+    decode_entry(id, row).map_err(|reason| skipped(id, row, &reason)).ok()
+}
+
+/// Logs a row this version cannot read; `row`'s first column is its `seq`.
+fn skipped(id: &ConversationId, row: &Row<'_>, reason: &str) {
+    tracing::warn!(
+        conversation = %id,
+        seq = row.get::<_, i64>(0).ok(),
+        %reason,
+        "skipped a stored entry this version cannot read"
+    );
 }
 
 fn decode_entry(id: &ConversationId, row: &Row<'_>) -> Result<Entry, String> {

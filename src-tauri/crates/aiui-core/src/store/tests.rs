@@ -434,6 +434,50 @@ fn recent_messages_are_the_tail_from_an_owner_message_without_notices_or_surface
     assert!(matches!(store.recent_messages(&ConversationId::random(), 5), Err(StoreError::NotFound(_))));
 }
 
+#[test]
+fn a_kept_window_reads_what_another_store_appended_as_a_fresh_read_would() {
+    // As the desktop app, the CLI and the node service would: separate connections, each keeping its own window.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.sqlite3");
+    let turns = Store::open(&path).unwrap();
+    let other = Store::open(&path).unwrap();
+    let id = turns.create_conversation("shared").unwrap();
+    const WINDOW: usize = 9;
+    for i in 0..40 {
+        let writer = if i % 3 == 0 { &other } else { &turns };
+        writer.append_message(&id, &user(&format!("q{i}")), None).unwrap();
+        let call = ToolCall { id: format!("c{i}"), name: "package_list".into(), arguments: Ok(json!({})) };
+        let asked = Message::Assistant { text: String::new(), tool_calls: vec![call] };
+        writer.append_message(&id, &asked, Some(&local())).unwrap();
+        if i % 5 == 0 {
+            // A row this version cannot read, written by a newer one: skipped by both reads alike.
+            let conn = other.conn.lock().unwrap();
+            conn.execute(
+                "INSERT INTO entries (conversation_id, seq, at_ms, kind, body_json)
+                 VALUES (?1, (SELECT MAX(seq) + 1 FROM entries WHERE conversation_id = ?1), 0, 'message', '{\"role\":\"x\"}')",
+                [&id.0],
+            )
+            .unwrap();
+        }
+        other.append_notice(&id, "a notice").unwrap();
+        let result = Message::ToolResult {
+            call_id: format!("c{i}"),
+            name: "package_list".into(),
+            content: format!("[{i}]"),
+            is_error: false,
+        };
+        writer.append_message(&id, &result, None).unwrap();
+        // Every few appends, so rows from both stores arrive between two reads of the window.
+        if i % 2 == 0 {
+            let fresh = Store::open(&path).unwrap().recent_messages(&id, WINDOW).unwrap();
+            assert_eq!(turns.recent_messages(&id, WINDOW).unwrap(), fresh, "after exchange {i}");
+        }
+    }
+    let fresh = Store::open(&path).unwrap().recent_messages(&id, WINDOW).unwrap();
+    assert_eq!(turns.recent_messages(&id, WINDOW).unwrap(), fresh);
+    assert_eq!(fresh[0], user("q37"), "{fresh:?}");
+}
+
 /// The `body_json` of every message row, in order.
 fn raw_message_bodies(store: &Store, id: &ConversationId) -> Vec<serde_json::Value> {
     let conn = store.conn.lock().unwrap();
