@@ -12,21 +12,24 @@ use crate::egress::Origin;
 pub fn request(req: &ChatRequest, model: &str) -> Value {
     // The API wants user and assistant turns to alternate, so consecutive user-side blocks (tool results, then
     // perhaps the owner's next words) are merged into one user message.
+    // Built from the values themselves: `json!` would copy each string through serde's serializer, and a long
+    // conversation's window is built every step.
+    let text_block = |text: &str| object([("type", Value::from("text")), ("text", Value::from(text))]);
     let mut messages: Vec<Value> = Vec::new();
     for message in &req.messages {
         let (role, blocks) = match message {
-            Message::User { text } => ("user", vec![json!({"type": "text", "text": text})]),
+            Message::User { text } => ("user", vec![text_block(text)]),
             Message::Assistant { text, tool_calls } => {
                 let mut blocks = Vec::new();
                 if !text.is_empty() {
-                    blocks.push(json!({"type": "text", "text": text}));
+                    blocks.push(text_block(text));
                 }
                 for c in tool_calls {
                     let input = history_arguments(&c.arguments);
                     blocks.push(object([
-                        ("type", json!("tool_use")),
-                        ("id", json!(c.id)),
-                        ("name", json!(c.name)),
+                        ("type", Value::from("tool_use")),
+                        ("id", Value::from(c.id.as_str())),
+                        ("name", Value::from(c.name.as_str())),
                         ("input", input),
                     ]));
                 }
@@ -34,7 +37,12 @@ pub fn request(req: &ChatRequest, model: &str) -> Value {
             }
             Message::ToolResult { call_id, content, is_error, .. } => (
                 "user",
-                vec![json!({"type": "tool_result", "tool_use_id": call_id, "content": content, "is_error": is_error})],
+                vec![object([
+                    ("type", Value::from("tool_result")),
+                    ("tool_use_id", Value::from(call_id.as_str())),
+                    ("content", Value::from(content.as_str())),
+                    ("is_error", Value::Bool(*is_error)),
+                ])],
             ),
         };
         match messages.last_mut() {
@@ -43,7 +51,7 @@ pub fn request(req: &ChatRequest, model: &str) -> Value {
                     content.extend(blocks);
                 }
             }
-            _ => messages.push(object([("role", json!(role)), ("content", Value::Array(blocks))])),
+            _ => messages.push(object([("role", Value::from(role)), ("content", Value::Array(blocks))])),
         }
     }
     let tools: Vec<Value> = req
