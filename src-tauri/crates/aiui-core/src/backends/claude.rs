@@ -160,17 +160,17 @@ impl Claude {
     /// Reserves the request's worst case, or says why it is not sent.
     fn reserve(
         &self,
-        body: &Value,
+        body: &Encoded,
         policy: &ClaudePolicy,
         locale: Locale,
     ) -> Result<(Held<'_>, ModelPrice), BackendError> {
         let price =
             self.price(locale).map_err(|message| BackendError::OverAllowance { backend: NAME.into(), message })?;
-        let max_tokens = body.get("max_tokens").and_then(Value::as_u64).ok_or_else(|| BackendError::Protocol {
+        let max_tokens = body.max_tokens.ok_or_else(|| BackendError::Protocol {
             backend: NAME.into(),
             detail: "the request has no max_tokens, so its cost has no bound; it was not sent".into(),
         })?;
-        let worst = price.worst_case(input_bound(body), max_tokens);
+        let worst = price.worst_case(input_bound(&body.json), max_tokens);
         let allowance = &*self.spend.allowance;
         match allowance.reserve(policy, worst) {
             Some(reservation) => Ok((Held { allowance, reservation: Some(reservation) }, price)),
@@ -255,13 +255,14 @@ impl Claude {
 
     /// One request, paid from the allowance under `policy`; why it was not sent is said in `locale`.
     pub async fn send(&self, body: Value, policy: &ClaudePolicy, locale: Locale) -> Result<Turn, BackendError> {
+        let body = Encoded::of(body)?;
         let (held, price) = self.reserve(&body, policy, locale)?;
-        let result = self.send_unpriced(&body).await;
+        let result = self.send_unpriced(body.json).await;
         self.settle(held, &price, result, locale)
     }
 
-    async fn send_unpriced(&self, body: &Value) -> Result<Turn, (BackendError, Billed)> {
-        let response = self.post(body).await?;
+    async fn send_unpriced(&self, json: Vec<u8>) -> Result<Turn, (BackendError, Billed)> {
+        let response = self.post(json).await?;
         if response.status() != reqwest::StatusCode::OK {
             return Err((self.refusal(response).await, Billed::No));
         }
@@ -286,16 +287,14 @@ impl Claude {
         locale: Locale,
         on_delta: OnDelta<'_>,
     ) -> Result<Turn, BackendError> {
+        let body = Encoded::of(body)?;
         let (held, price) = self.reserve(&body, policy, locale)?;
-        let result = self.stream_unpriced(body, on_delta).await;
+        let result = self.stream_unpriced(with_stream_flag(body.json), on_delta).await;
         self.settle(held, &price, result, locale)
     }
 
-    async fn stream_unpriced(&self, mut body: Value, on_delta: OnDelta<'_>) -> Result<Turn, (BackendError, Billed)> {
-        if let Some(body) = body.as_object_mut() {
-            body.insert("stream".into(), Value::Bool(true));
-        }
-        let response = self.post(&body).await?;
+    async fn stream_unpriced(&self, json: Vec<u8>, on_delta: OnDelta<'_>) -> Result<Turn, (BackendError, Billed)> {
+        let response = self.post(json).await?;
         if response.status() != reqwest::StatusCode::OK {
             return Err((self.refusal(response).await, Billed::No));
         }
@@ -328,7 +327,7 @@ impl Claude {
         })
     }
 
-    async fn post(&self, body: &Value) -> Result<reqwest::Response, (BackendError, Billed)> {
+    async fn post(&self, json: Vec<u8>) -> Result<reqwest::Response, (BackendError, Billed)> {
         let not_sent = |e: BackendError| (e, Billed::No);
         let key = self.key().await.map_err(unavailable).map_err(not_sent)?;
         let key = key.ok_or_else(|| not_sent(unavailable("no API key".into())))?;
@@ -342,7 +341,8 @@ impl Claude {
             .post(url)
             .header("x-api-key", key_header)
             .header("anthropic-version", API_VERSION)
-            .json(body)
+            .header(CONTENT_TYPE, "application/json")
+            .body(json)
             .send()
             .await
             .map_err(|e| {
@@ -409,28 +409,43 @@ impl Claude {
     }
 }
 
-/// An upper bound on the input tokens of `body`: a token is at least one byte of the text it stands for, and the JSON
-/// around that text only adds bytes; plus what Anthropic adds unseen.
-fn input_bound(body: &Value) -> u64 {
-    // Counted as written rather than written out: the body is serialized again to be sent, and a long
-    // conversation's copy cost more than its count.
-    let mut counted = ByteCount(0);
-    let bytes = serde_json::to_writer(&mut counted, body).map_or(u64::MAX, |()| counted.0);
-    bytes.saturating_add(HIDDEN_INPUT_TOKENS)
+/// A request body written out once, as it is sent: its cost is bounded by the same bytes (a long conversation's body
+/// cost as much to write as to build), and the tree is let go before the request waits for its answer.
+struct Encoded {
+    json: Vec<u8>,
+    max_tokens: Option<u64>,
 }
 
-/// A writer that only counts the bytes written to it.
-struct ByteCount(u64);
-
-impl std::io::Write for ByteCount {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0 = self.0.saturating_add(buf.len() as u64);
-        Ok(buf.len())
+impl Encoded {
+    fn of(body: Value) -> Result<Self, BackendError> {
+        let max_tokens = body.get("max_tokens").and_then(Value::as_u64);
+        let json = serde_json::to_vec(&body).map_err(|e| BackendError::Protocol {
+            backend: NAME.into(),
+            detail: format!("the request could not be written as JSON ({e}); it was not sent"),
+        })?;
+        Ok(Self { json, max_tokens })
     }
+}
 
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+/// An upper bound on the input tokens of the body written as `json`: a token is at least one byte of the text it
+/// stands for, and the JSON around that text only adds bytes; plus what Anthropic adds unseen.
+fn input_bound(json: &[u8]) -> u64 {
+    (json.len() as u64).saturating_add(HIDDEN_INPUT_TOKENS)
+}
+
+/// `json`, an object, with `"stream": true` as its first member: asked for after the cost was bounded on the body
+/// without it, so a streamed and a whole request of the same step are counted alike.
+fn with_stream_flag(json: Vec<u8>) -> Vec<u8> {
+    const FLAG: &[u8] = b"\"stream\":true";
+    let Some((b'{', members)) = json.split_first() else { return json };
+    let mut flagged = Vec::with_capacity(json.len() + FLAG.len() + 1);
+    flagged.push(b'{');
+    flagged.extend_from_slice(FLAG);
+    if members != b"}" {
+        flagged.push(b',');
     }
+    flagged.extend_from_slice(members);
+    flagged
 }
 
 fn unavailable(reason: String) -> BackendError {
@@ -448,7 +463,23 @@ mod tests {
             "messages": [{"role": "user", "content": "naïve \"quoted\"\n 日本 \u{1F600}"}],
             "max_tokens": 1024,
         });
-        let sent = serde_json::to_vec(&body).expect("serializes").len() as u64;
-        assert_eq!(input_bound(&body), sent + HIDDEN_INPUT_TOKENS);
+        let sent = serde_json::to_string(&body).expect("serializes");
+        let encoded = Encoded::of(body.clone()).expect("encodes");
+        assert_eq!(encoded.json, sent.as_bytes(), "what is counted is what is sent");
+        assert_eq!(encoded.max_tokens, Some(1024));
+        assert_eq!(input_bound(&encoded.json), sent.len() as u64 + HIDDEN_INPUT_TOKENS);
+        assert!(sent.len() > body.to_string().chars().count(), "bytes, not characters");
+    }
+
+    /// The streamed body is the counted one plus the flag, and still one JSON object.
+    #[test]
+    fn the_stream_flag_joins_the_body_as_a_member() {
+        for body in [serde_json::json!({"max_tokens": 8, "messages": []}), serde_json::json!({})] {
+            let flagged = with_stream_flag(serde_json::to_vec(&body).expect("serializes"));
+            let mut expected = body.clone();
+            expected.as_object_mut().expect("an object").insert("stream".into(), Value::Bool(true));
+            let read: Value = serde_json::from_slice(&flagged).expect("still JSON");
+            assert_eq!(read, expected, "{}", String::from_utf8_lossy(&flagged));
+        }
     }
 }
