@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
@@ -228,13 +229,17 @@ impl ModelPrice {
 impl PriceTable {
     /// The table AIUI ships, without the owner's corrections.
     pub fn shipped() -> Self {
-        let file: TableFile = serde_json::from_str(SHIPPED).expect("the shipped price table is valid JSON");
-        let models = file
-            .models
-            .iter()
-            .map(|(model, entry)| (model.clone(), entry.resolve(false).expect("the shipped prices are valid")))
-            .collect();
-        Self { taken_on: file.taken_on, source: file.source, models }
+        // Read once per process: it is compiled in, and every paid request asks for the prices twice.
+        static SHIPPED_TABLE: LazyLock<PriceTable> = LazyLock::new(|| {
+            let file: TableFile = serde_json::from_str(SHIPPED).expect("the shipped price table is valid JSON");
+            let models = file
+                .models
+                .iter()
+                .map(|(model, entry)| (model.clone(), entry.resolve(false).expect("the shipped prices are valid")))
+                .collect();
+            PriceTable { taken_on: file.taken_on, source: file.source, models }
+        });
+        SHIPPED_TABLE.clone()
     }
 
     /// The shipped table with the owner's corrections from `data_dir` (none when the file is absent).
