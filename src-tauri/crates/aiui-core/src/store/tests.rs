@@ -478,6 +478,90 @@ fn a_kept_window_reads_what_another_store_appended_as_a_fresh_read_would() {
     assert_eq!(fresh[0], user("q37"), "{fresh:?}");
 }
 
+const CHILD_STORE: &str = "AIUI_STORE_CHILD_PATH";
+const CHILD_CONVERSATION: &str = "AIUI_STORE_CHILD_CONVERSATION";
+/// The child appends this many rows, waits for the parent's go-ahead file beside the store, then as many again.
+const CHILD_HALF: usize = 75;
+
+fn go_ahead(store: &Path) -> PathBuf {
+    store.with_extension("go")
+}
+
+/// Not a test of its own: the other process of the test below, appending to the conversation it is named. Without
+/// `AIUI_STORE_CHILD_PATH` (an ordinary test run) it returns at once.
+#[test]
+fn store_child_process_appends() {
+    let Ok(path) = std::env::var(CHILD_STORE) else { return };
+    let path = PathBuf::from(path);
+    let id = ConversationId(std::env::var(CHILD_CONVERSATION).expect("the parent names the conversation"));
+    let store = Store::open(&path).expect("the child opens the store");
+    for i in 0..2 * CHILD_HALF {
+        if i == CHILD_HALF {
+            let waited = std::time::Instant::now();
+            while !go_ahead(&path).exists() {
+                assert!(waited.elapsed().as_secs() < 60, "the parent never read the first half");
+                thread::sleep(std::time::Duration::from_millis(2));
+            }
+        }
+        store.append_message(&id, &user(&format!("from the other process {i}")), None).expect("appended");
+    }
+}
+
+#[test]
+fn a_kept_window_reads_what_another_process_appends_meanwhile() {
+    // The desktop app, the CLI and the node service are separate processes on one file: the window this process
+    // keeps must take in every row the other appends between its reads and while it reads, none twice, none lost.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.sqlite3");
+    let turns = Store::open(&path).unwrap();
+    let id = turns.create_conversation("shared").unwrap();
+    turns.append_message(&id, &user("first"), None).unwrap();
+    const WINDOW: usize = 10_000;
+    assert_eq!(turns.recent_messages(&id, WINDOW).unwrap().len(), 1);
+    let mut child = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+        .args(["--exact", "store::tests::store_child_process_appends", "--test-threads=1"])
+        .env(CHILD_STORE, &path)
+        .env(CHILD_CONVERSATION, &id.0)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("the other process starts");
+    let mut mine = 0;
+    let started = std::time::Instant::now();
+    let status = loop {
+        turns.append_message(&id, &user(&format!("from this process {mine}")), None).unwrap();
+        mine += 1;
+        let kept = turns.recent_messages(&id, WINDOW).unwrap();
+        // Each process's rows, in the order it wrote them, with no gap and none twice.
+        let numbered = |prefix: &str| -> Vec<usize> {
+            kept.iter()
+                .filter_map(|m| match m {
+                    Message::User { text } => text.strip_prefix(prefix).map(|n| n.parse().unwrap()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let (own, from_child) = (numbered("from this process "), numbered("from the other process "));
+        assert_eq!(own, (0..mine).collect::<Vec<_>>());
+        assert_eq!(from_child, (0..from_child.len()).collect::<Vec<_>>(), "the other process's rows, none lost");
+        assert_eq!(kept.len(), 1 + own.len() + from_child.len());
+        // The first half is in the kept window: let the other process go on, so the second half arrives after
+        // this window was read, and while it is read again.
+        if from_child.len() == CHILD_HALF && !go_ahead(&path).exists() {
+            std::fs::write(go_ahead(&path), b"").unwrap();
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(started.elapsed().as_secs() < 120, "the other process did not finish");
+    };
+    assert!(status.success(), "the other process appended all it had to");
+    assert!(go_ahead(&path).exists(), "the window was read between the other process's two halves");
+    let kept = turns.recent_messages(&id, WINDOW).unwrap();
+    let fresh = Store::open(&path).unwrap().recent_messages(&id, WINDOW).unwrap();
+    assert_eq!(kept, fresh, "the kept window is what a fresh read finds");
+    assert_eq!(kept.len(), 1 + mine + 2 * CHILD_HALF);
+}
+
 /// The `body_json` of every message row, in order.
 fn raw_message_bodies(store: &Store, id: &ConversationId) -> Vec<serde_json::Value> {
     let conn = store.conn.lock().unwrap();
