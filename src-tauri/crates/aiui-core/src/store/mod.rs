@@ -352,9 +352,10 @@ impl Store {
     /// The last messages of a conversation, at most `limit`, in order, starting at an owner message so no tool
     /// result is sent without the call it answers. What a turn replays to a backend: reading the whole
     /// conversation would make every turn cost as much as the conversation is long. Unreadable rows are skipped
-    /// as in [`Store::load`].
+    /// as in [`Store::load`]. The window is kept (for the last few conversations read), so the next call reads
+    /// only the rows appended since, by this process or another.
     pub fn recent_messages(&self, id: &ConversationId, limit: usize) -> Result<Vec<Message>, StoreError> {
-        let rows = i64::try_from(limit).unwrap_or(i64::MAX);
+        let max_rows = i64::try_from(limit).unwrap_or(i64::MAX);
         self.with_conn(|conn| {
             let tx = conn.transaction()?;
             let found: Option<i64> =
@@ -373,7 +374,7 @@ impl Store {
                     "SELECT seq, body_json FROM entries
                      WHERE conversation_id = ?1 AND kind = ?2 AND seq > ?3 ORDER BY seq DESC LIMIT ?4",
                 )?;
-                let mut rows = stmt.query(params![id.0, KIND_MESSAGE, window.last_seq(), rows])?;
+                let mut rows = stmt.query(params![id.0, KIND_MESSAGE, window.last_seq(), max_rows])?;
                 while let Some(row) = rows.next()? {
                     let seq: i64 = row.get(0)?;
                     let body = row.get_ref(1)?.as_str().map_err(|e| e.to_string());
