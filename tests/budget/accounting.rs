@@ -147,6 +147,37 @@ async fn a_set_aside_token_can_be_received_or_discarded_by_the_owner() {
     assert!(payments.receive_set_aside(&aside[0].id).await.is_err(), "only once");
 }
 
+/// Review F7: a set-aside token worth more than its payment (here 60 sats "change" on a payment of 20, from a mint
+/// the provider chose) brings in sats that were never spent: they are an inflow, and the sums still add up. Two
+/// stores on one data dir receiving it at the same time (the desktop beside the CLI) credit it once.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_set_aside_token_worth_more_than_its_payment_is_credited_once_and_adds_up() {
+    let (paid_mint, stranger) = (TestMint::start().await, TestMint::start().await);
+    let provider = Provider::new(&paid_mint).await;
+    let provider_elsewhere = Provider::new(&stranger).await;
+    provider_elsewhere.fund(400).await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let desktop = funded(&paid_mint, dir.path(), &secrets, 200, 150).await;
+    let cli = open(dir.path(), &secrets).await;
+    let policy = desktop.budget().payment_policy();
+    for round in 0..4 {
+        let payment = desktop.auto_pay_token(&policy, &[paid_mint.url()], 20, "provider-a").await.unwrap();
+        provider.redeem(payment.token.expose()).await;
+        let change = provider_elsewhere.pay_back(60).await;
+        let settled = desktop.settle_with_change(&payment, Some(&change)).await.unwrap();
+        assert!(settled.warning.is_some(), "from a mint the owner does not accept: set aside");
+        let before = assert_conserved(desktop.conservation().await.unwrap());
+        let (a, b) = tokio::join!(desktop.receive_set_aside(&payment.id), cli.receive_set_aside(&payment.id));
+        let credited: Vec<u64> = [a, b].into_iter().filter_map(|r| r.ok()).map(|(_, sats)| sats).collect();
+        assert_eq!(credited, vec![60], "round {round}: received and credited by exactly one of the two");
+        let after = assert_conserved(desktop.conservation().await.unwrap());
+        assert_eq!(after.wallet_balance, before.wallet_balance + 60, "round {round}: {after:?}");
+        assert_eq!(after.settled_spend, before.settled_spend - 20, "round {round}: the payment spent nothing now");
+        assert_eq!(after.received_total, before.received_total + 40, "round {round}: 40 sats came from outside");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn an_unreachable_refund_endpoint_costs_no_try_and_writes_nothing_off() {
     let mint = TestMint::start().await;

@@ -320,6 +320,20 @@ async fn a_stream_cut_off_mid_answer_counts_its_worst_case_and_says_so() {
     assert_eq!(sums(&allowance.get()), (worst, 0, AMPLE), "the worst case, not message_start's partial usage");
 }
 
+/// Review F11: Anthropic reports an error after the model began a tool call (no visible text, but output tokens
+/// that may be billed). The reservation is counted at its worst case, not released; an error before any output
+/// still costs nothing (`an_http_refusal_releases_the_reservation` and the stream refusal cases).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stream_error_after_tool_use_output_counts_its_worst_case() {
+    let erring = sse("anthropic/stream_tool_use_error.sse", Duration::from_millis(5), Ending::Whole).await;
+    let (claude, allowance) = leg(&erring.url, AMPLE);
+    let body = claude.request_body(&request());
+    let worst = worst_case_of(&body);
+    let error = claude.send_streaming(body, &allowance.policy(), Locale::En, &|_| {}).await.expect_err("an error");
+    assert!(error.to_string().contains("overloaded_error"), "{error}");
+    assert_eq!(sums(&allowance.get()), (worst, 0, AMPLE), "output had begun: counted at its most");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_owners_stop_mid_stream_counts_the_worst_case() {
     let slow = sse("anthropic/stream_cache_usage.sse", Duration::from_millis(300), Ending::Whole).await;

@@ -58,11 +58,12 @@ async fn child(role: &str) {
         Ok(clock) => super::open_with_clock_file(&dir, &secrets, Path::new(&clock)).await,
         Err(_) => open(&dir, &secrets).await,
     };
-    let payments = Arc::new(
-        opened
-            .with_refund_access(AddressPolicy::AllowPrivateForTests, None)
-            .with_reconcile_policy(test_reconcile_policy()),
-    );
+    let mut policy = test_reconcile_policy();
+    if std::env::var_os("AIUI_PAY_WRITE_OFF_NOW").is_some() {
+        policy.write_off_after = Duration::ZERO;
+    }
+    let payments =
+        Arc::new(opened.with_refund_access(AddressPolicy::AllowPrivateForTests, None).with_reconcile_policy(policy));
     if role.starts_with("stress-") {
         return super::stress::child(role, payments, &var("AIUI_PAY_RELAY")).await;
     }
@@ -163,6 +164,7 @@ pub(super) fn command(role: &str, dir: &Path, seed: &str, relay: &str, fault_poi
         .env("AIUI_PAY_RELAY", relay)
         .env_remove("AIUI_FAULT_POINT")
         .env_remove("AIUI_PAY_CLOCK")
+        .env_remove("AIUI_PAY_WRITE_OFF_NOW")
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     if let Some(point) = fault_point {
@@ -327,6 +329,42 @@ async fn a_kill_inside_reconcile_loses_nothing_and_counts_nothing_twice() {
         }
     }
     eprintln!("{}", table.join("\n"));
+}
+
+/// Review F1: a provider redeemed part of a token, and reconcile, having watched it long enough, took back the
+/// unspent part and was killed before writing the rest off. The next run must count the taken-back sats once: as
+/// back in the wallet, not also as spent. Run with a zero-fee mint and one charging `input_fee_ppk` 100.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_kill_between_a_partial_take_back_and_its_write_off_counts_the_part_taken_back_once() {
+    for fee in [0, 100] {
+        let s = setup_with_fee(fee).await;
+        let redeemer = super::Provider::new(&s.mint).await;
+        let dir = tempfile::tempdir().unwrap();
+        let seed = data_dir(&s, dir.path()).await;
+        let payments = reopen(dir.path(), &seed).await;
+        let policy = payments.budget().payment_policy();
+        let payment = payments.auto_pay_token(&policy, &[s.mint.url()], 12, "provider-a").await.expect("a token");
+        let redeemed = redeemer.redeem_part(payment.token.expose()).await;
+        payments.keep_in_flight(&payment).await;
+        drop(payments);
+
+        let mut killed = command("reconcile", dir.path(), &seed, &s.relay.url, Some("before-write-off"))
+            .env("AIUI_PAY_WRITE_OFF_NOW", "1")
+            .spawn()
+            .expect("the child starts");
+        wait_for(&mut killed, "AIUI-FAULT-POINT").await;
+        killed.kill().expect("SIGKILL");
+        killed.wait().unwrap();
+        let report = run_reconcile(dir.path(), &seed, &s.relay.url, None).await;
+        let label = format!("partial take-back (input_fee_ppk {fee}): {report}");
+        assert_resolved(dir.path(), &seed, &label).await;
+        let sums = reopen(dir.path(), &seed).await.conservation().await.unwrap();
+        // What the provider kept is what it redeemed (with the fee it paid for that, at a fee mint); the proofs taken
+        // back are in the wallet, less the mint's fee for taking them.
+        let provider_fee = if fee == 0 { 0 } else { 1 };
+        assert!((redeemed..=redeemed + provider_fee).contains(&sums.settled_spend), "{label}: counted twice: {sums:?}");
+        assert!(sums.fees <= 2 * provider_fee, "{label}: {sums:?}");
+    }
 }
 
 /// What the ledger settled is what the provider charged, plus, at a mint with fees, the input fee the provider paid

@@ -166,6 +166,51 @@ async fn a_refund_that_never_comes_is_written_off_after_every_try() {
     assert_eq!(p.budget.get().spent_sats, face, "counted in full, in the period it was made in");
 }
 
+/// Review F3: a provider that is down behind a proxy answers its refund endpoint with 502, 503 and 504. Those are
+/// the proxy's words, not the provider's refusal: no try is used up however long the outage lasts, and the refund
+/// is received once the provider is back.
+#[tokio::test]
+async fn a_provider_down_behind_a_proxy_is_never_written_off_for_its_gateway_errors() {
+    let p = paid(500, vec![]).await;
+    p.provider.state.down_charge.store(7, std::sync::atomic::Ordering::SeqCst);
+    // The refund is not ready while the turn waits (425), so the payment is left to reconcile.
+    p.provider.arm(Fault::InternalNoChange, 1_000);
+    let (_, outcome) = p.h.turn("hello", None).await;
+    assert!(stopped(&outcome).contains("kept in the ledger"));
+    let face = p.assert_ceiling_and_conservation().await.in_flight;
+    assert!(face > 0);
+    // Far more gateway errors than `max_refund_tries` (2 in tests): each run waits, none writes off.
+    for status in [502, 503, 504, 502, 503, 504] {
+        p.provider.state.refund_gateway_status.store(status, std::sync::atomic::Ordering::SeqCst);
+        let report = p.payments.reconcile().await.unwrap();
+        assert_eq!((report.waiting, report.written_off, report.refunded), (1, 0, 0), "{status}: {report:?}");
+        assert_eq!(p.assert_ceiling_and_conservation().await.in_flight, face, "{status}: still held, not spent");
+    }
+    p.provider.state.refund_gateway_status.store(0, std::sync::atomic::Ordering::SeqCst);
+    p.provider.arm(Fault::None, 0); // the provider is back and its refund is ready
+    let report = p.payments.reconcile().await.unwrap();
+    assert_eq!((report.refunded, report.written_off), (1, 0), "the provider is back: {report:?}");
+    p.assert_ceiling_and_conservation().await;
+    assert_eq!(p.budget.get().spent_sats, 7, "spend is what the provider charged, not the whole token");
+}
+
+/// Review D5: a provider that redeems nothing and sends the token it was paid back as "change". The mint says that
+/// token is unspent, so it is taken back: nothing is spent, nothing is set aside, and the owner is told.
+#[tokio::test]
+async fn our_own_unspent_token_sent_back_as_change_is_taken_back_not_charged() {
+    let p = paid(500, vec![openai("answer_plain.json")]).await;
+    p.provider.arm(Fault::OwnTokenUnredeemedAsChange, 0);
+    let (events, outcome) = p.h.turn("hello", None).await;
+    assert!(matches!(outcome, TurnOutcome::Answered { .. }), "{outcome:?}");
+    let told = notices(&events);
+    assert!(!told.contains("already spent by the provider"), "the mint says unspent: {told}");
+    let sums = one_payment_spent(&p).await;
+    assert_eq!(sums, 0, "the provider redeemed nothing: nothing is spent");
+    assert_eq!(p.budget.get().spent_sats, 0, "the allowance is not charged");
+    assert!(p.payments.set_aside_tokens().unwrap().is_empty(), "no token is offered to discard");
+    assert_eq!(p.payments.wallet().total_balance().await.unwrap(), FUNDED, "every sat is back in the wallet");
+}
+
 #[tokio::test]
 async fn an_answer_that_never_ends_keeps_the_change_and_stops() {
     let p =

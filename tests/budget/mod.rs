@@ -4,6 +4,7 @@
 mod accounting;
 mod claude;
 mod crash;
+mod explore;
 mod files;
 mod hostile;
 mod ledger;
@@ -107,15 +108,53 @@ impl Provider {
         self.wallet.receive(token, ReceiveOptions::default()).await.expect("the provider redeems").to_u64()
     }
 
-    /// Hostile: redeems only the first of the token's proofs and keeps the rest unredeemed (a token partly spent).
+    /// Hostile: redeems only the largest of the token's proofs and keeps the rest unredeemed (a token partly spent).
     /// Returns what it redeemed.
     pub async fn redeem_part(&self, token: &str) -> u64 {
         use std::str::FromStr;
         let parsed = cdk::nuts::Token::from_str(token).expect("a token");
         let mut proofs = aiui_core::pay::proofs_at(&self.wallet, &parsed).await.expect("the token's proofs");
         assert!(proofs.len() >= 2, "a token of one proof cannot be partly spent");
+        // The largest: at a mint with fees a 1-sat proof would be all fee.
+        proofs.sort_by_key(|p| std::cmp::Reverse(p.amount));
         proofs.truncate(1);
         self.wallet.receive_proofs(proofs, ReceiveOptions::default(), None, None).await.expect("part redeemed").to_u64()
+    }
+
+    /// A friend's wallet claims `token`: what it received, or why it could not.
+    pub async fn try_redeem(&self, token: &str) -> Result<u64, String> {
+        self.wallet.receive(token, ReceiveOptions::default()).await.map(|a| a.to_u64()).map_err(|e| e.to_string())
+    }
+
+    /// A friend's wallet claims only the largest proof of `token`.
+    pub async fn try_redeem_part(&self, token: &str) -> Result<u64, String> {
+        use std::str::FromStr;
+        let parsed = cdk::nuts::Token::from_str(token).map_err(|e| e.to_string())?;
+        let mut proofs = aiui_core::pay::proofs_at(&self.wallet, &parsed).await.map_err(|e| e.to_string())?;
+        if proofs.len() < 2 {
+            return Err("a token of one proof cannot be claimed in part".into());
+        }
+        // The largest: at a mint with fees a 1-sat proof would be all fee.
+        proofs.sort_by_key(|p| std::cmp::Reverse(p.amount));
+        proofs.truncate(1);
+        let received = self.wallet.receive_proofs(proofs, ReceiveOptions::default(), None, None).await;
+        received.map(|a| a.to_u64()).map_err(|e| e.to_string())
+    }
+
+    /// The face value of `token` and how much of it the mint says is spent (NUT-07, asked over the mint's door).
+    pub async fn spent_face(&self, token: &str) -> (u64, u64) {
+        use std::str::FromStr;
+        let parsed = cdk::nuts::Token::from_str(token).expect("a token");
+        let proofs = aiui_core::pay::proofs_at(&self.wallet, &parsed).await.expect("the token's proofs");
+        let states = self.wallet.check_proofs_spent(proofs.clone()).await.expect("the mint answers");
+        let face = proofs.iter().map(|p| p.amount.to_u64()).sum();
+        let spent = proofs
+            .iter()
+            .zip(states)
+            .filter(|(_, s)| s.state == cdk::nuts::State::Spent)
+            .map(|(p, _)| p.amount.to_u64())
+            .sum();
+        (face, spent)
     }
 
     /// A token of `sats` from the provider's balance: change or a refund.

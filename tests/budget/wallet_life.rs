@@ -120,6 +120,26 @@ async fn fund_pay_withdraw_send_and_take_back_keep_the_ledger_whole_at_every_ste
     assert!(rows.iter().filter(|row| row.kind == OutflowKind::Token).all(|row| row.token.is_some()));
 }
 
+/// Review F4: a token sent out whose recipient claimed only part of it. cdk's revoke gives up on it; the owner's
+/// take-back brings the unclaimed rest back and counts the claimed part as sent, and nothing stays in flight.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_token_sent_out_and_claimed_in_part_is_taken_back_for_the_unclaimed_rest() {
+    let mint = TestMint::start().await;
+    let friend = Provider::new(&mint).await;
+    let dir = tempfile::tempdir().unwrap();
+    let payments = funded(&mint, dir.path(), &Secrets::in_memory(), 300, 100).await;
+    let sent = payments.send_token(&mint.url(), 50).await.expect("a token");
+    let claimed = friend.redeem_part(sent.token.expose()).await;
+    assert!(claimed > 0 && claimed < 50, "{claimed}");
+    let back = payments.take_back(&sent.id).await.expect("the unclaimed part is taken back");
+    assert_eq!(back, TakenBack::ClaimedInPart { claimed_sats: claimed, credited_sats: 50 - claimed });
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!((c.withdrawn, c.in_flight, c.wallet_balance), (claimed, 0, 300 - claimed), "{c:?}");
+    let report = payments.reconcile().await.unwrap();
+    assert_eq!((report.outflows_open, report.outflows_settled), (0, 0), "nothing left open: {report:?}");
+    assert_conserved(payments.conservation().await.unwrap());
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn an_invoice_that_does_not_fit_or_is_not_one_is_refused_before_anything_leaves() {
     let mint = TestMint::start().await;
@@ -406,6 +426,31 @@ async fn reconcile_moves_proofs_off_a_retired_keyset_and_tells_of_a_mint_silent_
     assert!(told[0].contains(&format!("{held} sats")), "names the balance at risk: {}", told[0]);
     let quiet = payments.reconcile().await.unwrap();
     assert!(!quiet.notices.iter().any(|n| n.contains("has not answered")), "told once: {quiet:?}");
+}
+
+/// Review F2: the mint's only active keyset has a `final_expiry` within the margin (it announced its next
+/// rotation), and charges an input fee. Proofs on an old keyset move once, to a keyset that outlives the margin,
+/// and never round and round onto the expiring one, paying the fee on every run.
+#[tokio::test(flavor = "multi_thread")]
+async fn proofs_are_never_moved_onto_a_keyset_that_itself_ends_soon() {
+    let mint = TestMint::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let payments = funded(&mint, dir.path(), &Secrets::in_memory(), 300, 100).await;
+    let in_a_week = u64::try_from(aiui_core::now_ms() / 1000).unwrap() + 7 * 24 * 3600;
+    mint.rotate_keyset_ending(100, in_a_week).await;
+    for run in 0..3 {
+        let report = payments.reconcile().await.unwrap();
+        assert!(!report.notices.iter().any(|n| n.contains("keyset")), "run {run}: nothing to move to: {report:?}");
+        let c = assert_conserved(payments.conservation().await.unwrap());
+        assert_eq!((c.wallet_balance, c.withdrawal_fees), (300, 0), "run {run}: no fee paid for nothing: {c:?}");
+    }
+    // The mint makes a keyset that lasts: the proofs move once, and then stay.
+    mint.rotate_keyset().await;
+    let moved = payments.reconcile().await.unwrap();
+    assert!(moved.notices.iter().any(|n| n.contains("moved to its active keyset")), "{moved:?}");
+    let again = payments.reconcile().await.unwrap();
+    assert!(!again.notices.iter().any(|n| n.contains("keyset")), "{again:?}");
+    assert_conserved(payments.conservation().await.unwrap());
 }
 
 #[tokio::test(flavor = "multi_thread")]

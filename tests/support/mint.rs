@@ -28,6 +28,11 @@ struct Switch {
     /// How many of the next looks at a melt quote (`GET /v1/melt/quote/…`) get a 400, as nutshell 0.20.2 answers
     /// one about a melt it is finishing at that moment.
     failing_melt_looks: Arc<AtomicUsize>,
+    /// How many of AIUI's next requests the mint carries out and then answers with a 502, as a proxy whose
+    /// upstream connection broke after the mint committed: the answer is lost, the effect is not.
+    losing_answers: Arc<AtomicUsize>,
+    /// How many of AIUI's next requests get a 500 without reaching the mint.
+    failing_before: Arc<AtomicUsize>,
 }
 
 /// A running test mint. Dropping it stops serving.
@@ -97,6 +102,32 @@ impl TestMint {
         self.mint.rotate_keyset(CurrencyUnit::Sat, amounts, 0, true, None).await.expect("the keyset rotates");
     }
 
+    /// Makes a new active keyset charging `input_fee_ppk` that ends at `final_expiry` (Unix seconds), as a mint
+    /// announcing its next rotation does.
+    pub async fn rotate_keyset_ending(&self, input_fee_ppk: u64, final_expiry: u64) {
+        self.rotate_keyset_with(input_fee_ppk, Some(final_expiry)).await;
+    }
+
+    /// Makes a new active keyset charging `input_fee_ppk`, ending at `final_expiry` if given.
+    pub async fn rotate_keyset_with(&self, input_fee_ppk: u64, final_expiry: Option<u64>) {
+        let amounts = (0..32).map(|n| 1u64 << n).collect();
+        self.mint
+            .rotate_keyset(CurrencyUnit::Sat, amounts, input_fee_ppk, true, final_expiry)
+            .await
+            .expect("the keyset rotates");
+    }
+
+    /// The mint's own truth about proofs, by their Y values, asked of the mint itself (not over its door).
+    pub async fn states_of(&self, ys: Vec<cdk::nuts::PublicKey>) -> Vec<cdk::nuts::State> {
+        let mut states = Vec::with_capacity(ys.len());
+        for chunk in ys.chunks(100) {
+            let request = cdk::nuts::CheckStateRequest { ys: chunk.to_vec() };
+            let answer = self.mint.check_state(&request).await.expect("the mint answers its own state");
+            states.extend(answer.states.into_iter().map(|s| s.state));
+        }
+        states
+    }
+
     /// Hold invoices: paid by this mint only when the test settles them.
     pub fn holds(&self) -> &crate::support::lightning::Holds {
         &self.holds
@@ -142,6 +173,16 @@ impl TestMint {
         self.switch.failing_melt_looks.store(n, Ordering::SeqCst);
     }
 
+    /// AIUI's next `n` requests are carried out by the mint, and their answers lost (a 502 instead).
+    pub fn lose_answers(&self, n: usize) {
+        self.switch.losing_answers.store(n, Ordering::SeqCst);
+    }
+
+    /// AIUI's next `n` requests fail with a 500 before the mint sees them.
+    pub fn fail_before(&self, n: usize) {
+        self.switch.failing_before.store(n, Ordering::SeqCst);
+    }
+
     pub fn bring_up(&self) {
         self.switch.down.store(false, Ordering::SeqCst);
     }
@@ -169,6 +210,17 @@ async fn gate(State(switch): State<Switch>, request: Request, next: Next) -> Res
     }
     if switch.down.load(Ordering::SeqCst) {
         return (StatusCode::SERVICE_UNAVAILABLE, "mint down (test)").into_response();
+    }
+    let take = |counter: &AtomicUsize| {
+        aiui && counter.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok()
+    };
+    if take(&switch.failing_before) {
+        return (StatusCode::INTERNAL_SERVER_ERROR, "failed before the mint (test)").into_response();
+    }
+    if take(&switch.losing_answers) {
+        let committed = next.run(request).await;
+        drop(axum::body::to_bytes(committed.into_body(), usize::MAX).await);
+        return (StatusCode::BAD_GATEWAY, "the answer was lost after the mint committed (test)").into_response();
     }
     next.run(request).await
 }

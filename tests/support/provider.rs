@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::str::FromStr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::Json;
@@ -45,6 +45,8 @@ pub enum Fault {
     ChangeLargerThanPaid,
     /// Hostile: redeems, answers, and sends our own (now spent) token back as "change".
     OwnTokenAsChange,
+    /// Hostile: redeems nothing, answers, and sends our own (still unspent) token back as "change".
+    OwnTokenUnredeemedAsChange,
     /// Hostile: redeems the token, then answers 402 as if it had not.
     RedeemThen402,
     /// Hostile: 402 asking for `HUGE_402_MSAT`, whatever it advertised.
@@ -53,6 +55,18 @@ pub enum Fault {
     EndlessBody,
     /// Waits `SLOW_MS` before answering normally.
     Slow,
+    /// Redeems only the largest proof of the token, then 500 without change and without a refund: a token partly
+    /// spent at the mint.
+    RedeemPartThen500,
+}
+
+/// What the provider did with one token it was paid, for the money explorer's oracle: the face value it redeemed
+/// and each token it funded and handed back for it (change, a refund), whoever ends up receiving them.
+#[derive(Debug, Clone, Default)]
+pub struct Redemption {
+    pub paid: String,
+    pub redeemed_face: u64,
+    pub handed_back: Vec<String>,
 }
 
 /// What `Fault::Huge402` asks for.
@@ -70,6 +84,9 @@ pub struct ProviderState {
     pub down_charge: AtomicUsize,
     fault: Mutex<Fault>,
     pending_425: AtomicUsize,
+    /// A status the refund endpoint answers instead of its own answer while non-zero: a proxy in front of a provider
+    /// that is down (502, 503, 504).
+    pub refund_gateway_status: AtomicU16,
     replies: Mutex<VecDeque<Value>>,
     /// Chat request bodies received, in order (to assert `max_tokens` on every one).
     pub bodies: Mutex<Vec<Value>>,
@@ -77,6 +94,21 @@ pub struct ProviderState {
     refunds: Mutex<HashMap<String, String>>,
     /// What the provider charged in total, sats.
     pub charged: AtomicUsize,
+    /// Every token it redeemed, in order.
+    pub redemptions: Mutex<Vec<Redemption>>,
+}
+
+impl ProviderState {
+    fn redeemed(&self, paid: &str, redeemed_face: u64) {
+        let record = Redemption { paid: paid.to_owned(), redeemed_face, handed_back: Vec::new() };
+        self.redemptions.lock().unwrap().push(record);
+    }
+
+    fn handed_back(&self, paid: &str, token: &str) {
+        if let Some(record) = self.redemptions.lock().unwrap().iter_mut().rev().find(|r| r.paid == paid) {
+            record.handed_back.push(token.to_owned());
+        }
+    }
 }
 
 impl ProviderState {
@@ -116,10 +148,12 @@ impl TestProvider {
             down_charge: AtomicUsize::new(0),
             fault: Mutex::new(Fault::None),
             pending_425: AtomicUsize::new(0),
+            refund_gateway_status: AtomicU16::new(0),
             replies: Mutex::new(replies.into()),
             bodies: Mutex::new(Vec::new()),
             refunds: Mutex::new(HashMap::new()),
             charged: AtomicUsize::new(0),
+            redemptions: Mutex::new(Vec::new()),
         });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
         let url = format!("http://{}/", listener.local_addr().expect("an address"));
@@ -261,6 +295,12 @@ async fn chat(State(state): State<Arc<ProviderState>>, headers: HeaderMap, Json(
             "model": MODEL, "type": "minimum_balance_required"}}),
         );
     }
+    if fault == Fault::OwnTokenUnredeemedAsChange {
+        let reply = state.replies.lock().unwrap().pop_front().unwrap_or_else(|| json!({"choices": []}));
+        let mut response = (StatusCode::OK, Json(reply)).into_response();
+        response.headers_mut().insert("x-cashu", token.parse().expect("a header value"));
+        return response;
+    }
     if fault == Fault::AlreadySpent {
         return error(
             400,
@@ -268,8 +308,26 @@ async fn chat(State(state): State<Arc<ProviderState>>, headers: HeaderMap, Json(
             "code": "cashu_token_already_spent"}}),
         );
     }
+    if fault == Fault::RedeemPartThen500 {
+        if let Ok(parsed) = Token::from_str(&token)
+            && let Ok(mut proofs) = aiui_core::pay::proofs_at(&state.wallet, &parsed).await
+            && proofs.len() >= 2
+        {
+            // The largest: at a mint with fees a 1-sat proof would be all fee.
+            proofs.sort_by_key(|p| std::cmp::Reverse(p.amount));
+            proofs.truncate(1);
+            let face = proofs.iter().map(|p| p.amount.to_u64()).sum();
+            if state.wallet.receive_proofs(proofs, ReceiveOptions::default(), None, None).await.is_ok() {
+                state.redeemed(&token, face);
+            }
+        }
+        return error(500, json!({"error": {"message": "internal error", "type": "internal_error", "code": 500}}));
+    }
     let redeemed = match state.wallet.receive(&token, ReceiveOptions::default()).await {
-        Ok(amount) => amount.to_u64(),
+        Ok(amount) => {
+            state.redeemed(&token, face_sats);
+            amount.to_u64()
+        }
         Err(e) => {
             return error(
                 400,
@@ -287,6 +345,7 @@ async fn chat(State(state): State<Arc<ProviderState>>, headers: HeaderMap, Json(
         }
         Fault::UpstreamError => {
             let refund = send_back(&state, redeemed).await.unwrap_or_default();
+            state.handed_back(&token, &refund);
             let mut response = error(
                 502,
                 json!({"error": {"message": "upstream failed", "type": "upstream_error",
@@ -299,6 +358,7 @@ async fn chat(State(state): State<Arc<ProviderState>>, headers: HeaderMap, Json(
             let charge = state.down_charge.load(Ordering::SeqCst) as u64;
             state.charged.fetch_add(charge as usize, Ordering::SeqCst);
             if let Some(refund) = send_back(&state, redeemed.saturating_sub(charge)).await {
+                state.handed_back(&token, &refund);
                 state.refunds.lock().unwrap().insert(token, refund);
             }
             return error(500, json!({"error": {"message": "internal error", "type": "internal_error", "code": 500}}));
@@ -323,6 +383,9 @@ async fn chat(State(state): State<Arc<ProviderState>>, headers: HeaderMap, Json(
     };
     // As the real provider does (routstr.md §7), the refund endpoint hands out the change again for this token.
     if let Some(change) = &change {
+        if fault != Fault::OwnTokenAsChange && fault != Fault::ChangeFromOwnMint {
+            state.handed_back(&token, change);
+        }
         state.refunds.lock().unwrap().insert(token.clone(), change.clone());
     }
     let mut response = if fault == Fault::EndlessBody {
@@ -345,6 +408,11 @@ async fn chat(State(state): State<Arc<ProviderState>>, headers: HeaderMap, Json(
 
 async fn refund(State(state): State<Arc<ProviderState>>, headers: HeaderMap) -> Response {
     let token = headers.get("x-cashu").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
+    let gateway = state.refund_gateway_status.load(Ordering::SeqCst);
+    if gateway != 0 {
+        let status = StatusCode::from_u16(gateway).expect("a status");
+        return (status, "<html><body>Bad Gateway</body></html>").into_response();
+    }
     if state.pending_425.load(Ordering::SeqCst) > 0 {
         state.pending_425.fetch_sub(1, Ordering::SeqCst);
         let mut response = error(425, json!({"detail": "pending"}));

@@ -280,6 +280,10 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                 println!("{}", t("cli-take-back-returned", &[("sats", credited_sats.into())]))
             }
             TakenBack::Claimed { sats } => println!("{}", t("cli-take-back-claimed", &[("sats", sats.into())])),
+            TakenBack::ClaimedInPart { claimed_sats, credited_sats } => println!(
+                "{}",
+                t("cli-take-back-in-part", &[("claimed", claimed_sats.into()), ("sats", credited_sats.into())])
+            ),
         },
         Command::Sent => {
             let rows = payments.outflows(200)?;

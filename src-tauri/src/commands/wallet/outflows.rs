@@ -159,6 +159,11 @@ pub async fn trusted_wallet_take_back<R: Runtime>(
     let message = match payments.take_back(&id).await.map_err(|e| pay_error(e, locale))? {
         TakenBack::Returned { credited_sats } => text(locale, "wallet-taken-back", &[("sats", credited_sats.into())]),
         TakenBack::Claimed { sats } => text(locale, "wallet-too-late", &[("sats", sats.into())]),
+        TakenBack::ClaimedInPart { claimed_sats, credited_sats } => text(
+            locale,
+            "wallet-taken-back-in-part",
+            &[("claimed", claimed_sats.into()), ("sats", credited_sats.into())],
+        ),
     };
     Ok(WalletDoneView { message, notices: Vec::new(), wallet: view(&webview, &shell, Some(&wallet)).await? })
 }

@@ -241,6 +241,7 @@ routstr-verdict-kept-in-ledger = die Zahlung bleibt im Kassenbuch; ihre Erstattu
 
 wallet-set-aside = { $provider } hat einen Token zurückgeschickt, der nicht zählt: { $reason }. Er wurde als 0 zurückerhaltene Sats gezählt und beiseitegelegt (nicht empfangen), diese Zahlung zählt also voll. Der Besitzer kann ihn mit `aiui-cli wallet set-aside` ansehen und dort empfangen oder verwerfen.
 wallet-set-aside-received = Der von { $provider } zurückgeschickte, beiseitegelegte Token wurde auf Wunsch des Besitzers empfangen: { $sats } Sats von { $mint }.
+wallet-echoed-unredeemed = { $provider } hat genau den Token zurückgeschickt, mit dem bezahlt wurde, und die Mint sagt, er wurde nie eingelöst: Er wurde zurückgenommen ({ $sats } Sats sind wieder in der Wallet), und diese Anfrage hat nichts gekostet.
 wallet-written-off = { $spent } der { $paid } an { $provider } gezahlten Sats wurden als ausgegeben abgeschrieben, nachdem die Zahlung { $watched } lang beobachtet wurde: { $why }. Das Budget zählt sie in dem Zeitraum, in dem die Zahlung erfolgte.
 wallet-written-off-request = { $spent } der { $paid } an { $provider } gezahlten Sats (Anfrage { $request }) wurden als ausgegeben abgeschrieben, nachdem die Zahlung { $watched } lang beobachtet wurde: { $why }. Das Budget zählt sie in dem Zeitraum, in dem die Zahlung erfolgte.
 wallet-why-partly-back = ein Teil des Tokens wurde eingelöst oder hängt bei der Mint; die { $back } noch nicht ausgegebenen Sats wurden in die Wallet zurückgeholt
@@ -467,6 +468,7 @@ wallet-token-made = Ein Token über { $amount } Sats von { $mint }. Geben Sie ih
 wallet-token-kept = {" "}Die Mint hat für die Erstellung { $fee } Sats behalten.
 wallet-taken-back = Zurückgeholt: { $sats } Sats sind wieder in der Wallet.
 wallet-too-late = Zu spät: Die andere Wallet hatte ihn schon eingelöst; seine { $sats } Sats gelten als gesendet.
+wallet-taken-back-in-part = Die andere Wallet hatte einen Teil davon eingelöst: { $claimed } Sats gelten als gesendet. Der nicht eingelöste Rest wurde zurückgeholt: { $sats } Sats sind wieder in der Wallet.
 wallet-check-elsewhere = Gerade läuft eine andere Prüfung dieser Wallet (die der App selbst oder aiui-cli); versuchen Sie es gleich noch einmal.
 wallet-checked = Geprüft.
 wallet-checked-ended = { $count ->

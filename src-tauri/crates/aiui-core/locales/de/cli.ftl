@@ -252,6 +252,7 @@ cli-send-token = Ein Token über { $sats } Sats von { $mint } (nur einmal angeze
 cli-send-take-back = Seine ID ist { $id }: `aiui-cli wallet take-back { $id }` holt ihn zurück, solange ihn niemand eingelöst hat.
 cli-take-back-returned = Zurückgeholt: { $sats } Sats sind wieder in der Wallet.
 cli-take-back-claimed = Zu spät: Die andere Wallet hatte ihn schon eingelöst; seine { $sats } Sats zählen als gesendet.
+cli-take-back-in-part = Die andere Wallet hatte einen Teil davon eingelöst: { $claimed } Sats zählen als gesendet. Der nicht eingelöste Rest wurde zurückgeholt: { $sats } Sats sind wieder in der Wallet.
 cli-sent-none = Noch nichts ausgezahlt oder gesendet.
 cli-sent-withdrawal = Auszahlung
 cli-sent-token = Token

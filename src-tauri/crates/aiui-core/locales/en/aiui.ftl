@@ -260,6 +260,7 @@ routstr-verdict-kept-in-ledger = the payment is kept in the ledger; its refund i
 
 wallet-set-aside = { $provider } sent back a token that does not count: { $reason }. It was counted as 0 sats returned and kept aside (not received), so this payment counts in full. The owner can look at it with `aiui-cli wallet set-aside` and receive or discard it there.
 wallet-set-aside-received = The token { $provider } had sent back, kept aside, was received on the owner's request: { $sats } sats from { $mint }.
+wallet-echoed-unredeemed = { $provider } sent back the very token it was paid, and the mint says it was never redeemed: it was taken back ({ $sats } sats are in the wallet again), and this request cost nothing.
 # $spent of the $paid sats; $watched is a wallet-age; $why one of the wallet-why- messages.
 wallet-written-off = { $spent } of the { $paid } sats paid to { $provider } were written off as spent after watching the payment for { $watched }: { $why }. The allowance counts them in the period the payment was made in.
 # The same, with the provider's request id ($request) for the owner to quote.
@@ -505,6 +506,7 @@ wallet-token-made = A token of { $amount } sats from { $mint }. Give it to the o
 wallet-token-kept = {" "}The mint kept { $fee } sats to make it.
 wallet-taken-back = Taken back: { $sats } sats are in the wallet again.
 wallet-too-late = Too late: the other wallet had claimed it; its { $sats } sats count as sent.
+wallet-taken-back-in-part = The other wallet had claimed part of it: { $claimed } sats count as sent. The unclaimed rest was taken back: { $sats } sats are in the wallet again.
 wallet-check-elsewhere = Another check of this wallet is running right now (the app's own, or aiui-cli); try again in a moment.
 wallet-checked = Checked.
 wallet-checked-ended = Checked: { $count } withdrawal(s) or token(s) ended.

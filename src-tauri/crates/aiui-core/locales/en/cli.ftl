@@ -253,6 +253,7 @@ cli-send-token = A token of { $sats } sats from { $mint } (shown once: copy it n
 cli-send-take-back = Its id is { $id }: `aiui-cli wallet take-back { $id }` takes it back while nobody has claimed it.
 cli-take-back-returned = Taken back: { $sats } sats are in the wallet again.
 cli-take-back-claimed = Too late: the other wallet had claimed it; its { $sats } sats count as sent.
+cli-take-back-in-part = The other wallet had claimed part of it: { $claimed } sats count as sent. The unclaimed rest was taken back: { $sats } sats are in the wallet again.
 cli-sent-none = Nothing withdrawn or sent yet.
 cli-sent-withdrawal = withdrawal
 cli-sent-token = token

@@ -240,6 +240,7 @@ routstr-verdict-kept-in-ledger = el pago queda en el libro de cuentas; su reembo
 
 wallet-set-aside = { $provider } devolvió un token que no cuenta: { $reason }. Se contó como 0 sats devueltos y se apartó (no se recibió), así que este pago cuenta entero. El propietario puede verlo con `aiui-cli wallet set-aside` y recibirlo o descartarlo allí.
 wallet-set-aside-received = El token que { $provider } había devuelto, apartado, se recibió a petición del propietario: { $sats } sats de { $mint }.
+wallet-echoed-unredeemed = { $provider } devolvió el mismo token con el que se le pagó, y la mint dice que nunca se canjeó: se recuperó ({ $sats } sats están de nuevo en la cartera) y esta petición no costó nada.
 wallet-written-off = { $spent } de los { $paid } sats pagados a { $provider } se dieron por gastados tras vigilar el pago durante { $watched }: { $why }. El presupuesto los cuenta en el periodo en que se hizo el pago.
 wallet-written-off-request = { $spent } de los { $paid } sats pagados a { $provider } (petición { $request }) se dieron por gastados tras vigilar el pago durante { $watched }: { $why }. El presupuesto los cuenta en el periodo en que se hizo el pago.
 wallet-why-partly-back = parte del token se canjeó o está atascada en la mint; los { $back } sats aún sin gastar se recuperaron en la cartera
@@ -466,6 +467,7 @@ wallet-token-made = Un token de { $amount } sats desde { $mint }. Déselo ahora 
 wallet-token-kept = {" "}La mint se quedó { $fee } sats por crearlo.
 wallet-taken-back = Recuperado: { $sats } sats vuelven a estar en la cartera.
 wallet-too-late = Demasiado tarde: la otra cartera ya lo había cobrado; sus { $sats } sats cuentan como enviados.
+wallet-taken-back-in-part = La otra cartera ya había cobrado una parte: { $claimed } sats cuentan como enviados. El resto sin cobrar se recuperó: { $sats } sats vuelven a estar en la cartera.
 wallet-check-elsewhere = Ahora mismo se está comprobando esta cartera en otro lugar (la propia aplicación o aiui-cli); vuelva a intentarlo en un momento.
 wallet-checked = Comprobado.
 wallet-checked-ended = { $count ->

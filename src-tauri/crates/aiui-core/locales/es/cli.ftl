@@ -248,6 +248,7 @@ cli-send-token = Un token de { $sats } sats de { $mint } (se muestra una sola ve
 cli-send-take-back = Su id es { $id }: `aiui-cli wallet take-back { $id }` lo recupera mientras nadie lo haya cobrado.
 cli-take-back-returned = Recuperado: { $sats } sats vuelven a estar en el monedero.
 cli-take-back-claimed = Demasiado tarde: el otro monedero ya lo había cobrado; sus { $sats } sats cuentan como enviados.
+cli-take-back-in-part = El otro monedero ya había cobrado una parte: { $claimed } sats cuentan como enviados. El resto sin cobrar se recuperó: { $sats } sats vuelven a estar en el monedero.
 cli-sent-none = Todavía no se ha retirado ni enviado nada.
 cli-sent-withdrawal = retirada
 cli-sent-token = token

@@ -312,15 +312,18 @@ impl Claude {
         let mut assembler = wire::StreamAssembler::default();
         let chunks = stream::body_chunks(response, MAX_REPLY_BYTES, self.config.idle_timeout);
         let shown = stream::read_sse(chunks, &mut assembler, on_delta).await;
+        let output_started = assembler.output_started();
         let turn = shown.and_then(|partial| {
             assembler
                 .finish(&self.config.model)
                 .map_err(|detail| Failed { fault: Fault::Stream(StreamFault::Malformed(detail)), partial })
         });
         turn.map_err(|failed| {
-            // An error event is Anthropic's own refusal, which it does not bill unless text was already written.
-            let billed = match (&failed.fault, failed.partial.is_empty()) {
-                (Fault::Stream(StreamFault::Reported { .. }), true) => Billed::No,
+            // An error event before any output is Anthropic's own refusal, which it does not bill. Once a block
+            // began, output tokens may be billed whether or not they were text (a tool call's input, thinking), so
+            // the worst case is counted (review F11).
+            let billed = match &failed.fault {
+                Fault::Stream(StreamFault::Reported { .. }) if !output_started => Billed::No,
                 _ => Billed::Maybe,
             };
             (self.stream_failure(failed), billed)

@@ -508,18 +508,42 @@ impl Ledger {
         if changed == 1 { Ok(()) } else { Err(PayError::UnknownPayment(id.to_owned())) }
     }
 
-    /// Sats that came back to the wallet after a payment had settled (a set-aside token the owner received): they
-    /// lower that payment's spend, so the conservation sum stays exact.
-    pub fn credit_late(&self, id: &str, face: u64, credited: u64) -> Result<(), PayError> {
-        let changed = self
-            .conn()
-            .execute(
-                "UPDATE payments SET spent = MAX(spent - ?3, 0), fees = fees + ?4, updated_ms = ?2 \
-                 WHERE id = ?1 AND state = 'settled'",
-                params![id, crate::now_ms(), col(face), col(face.saturating_sub(credited))],
+    /// A set-aside token of `face` the owner received after its payment had settled, `credited` of it reaching the
+    /// wallet: in one transaction, and only while the token is still set aside, so that two receives (a double
+    /// click, the desktop beside the CLI, a crash and a retry) credit it once. Its value lowers the payment's spend
+    /// by at most what was spent; what the mint kept of that part counts as fees; what it brought beyond the spend
+    /// (a token worth more than the payment) is an inflow, as sats from outside are. `false` when it was credited
+    /// already.
+    pub fn credit_set_aside(&self, id: &str, mint: &str, face: u64, credited: u64) -> Result<bool, PayError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(db_err)?;
+        let spent: Option<i64> = tx
+            .query_row(
+                "SELECT spent FROM payments WHERE id = ?1 AND state = 'settled' AND set_aside_token IS NOT NULL",
+                params![id],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(db_err)?;
+        let Some(spent) = spent else { return Ok(false) };
+        let lowered = face.min(sats(spent));
+        let kept_by_the_mint = lowered - credited.min(lowered);
+        let beyond = credited - credited.min(lowered);
+        tx.execute(
+            "UPDATE payments SET spent = spent - ?2, fees = fees + ?3, set_aside_token = NULL, updated_ms = ?4 \
+             WHERE id = ?1",
+            params![id, col(lowered), col(kept_by_the_mint), crate::now_ms()],
+        )
+        .map_err(db_err)?;
+        if beyond > 0 {
+            tx.execute(
+                "INSERT INTO inflows (at_ms, kind, mint, amount) VALUES (?1, 'set-aside', ?2, ?3)",
+                params![crate::now_ms(), mint, col(beyond)],
             )
             .map_err(db_err)?;
-        if changed == 1 { Ok(()) } else { Err(PayError::UnknownPayment(id.to_owned())) }
+        }
+        tx.commit().map_err(db_err)?;
+        Ok(true)
     }
 
     /// Payments whose returned token was set aside, newest first: what the owner is told about.

@@ -62,12 +62,18 @@ impl Payments {
         let wallet = self.wallet.mint_wallet(mint).await?;
         let keysets = wallet.keysets(KeysetLoadPolicy::Refresh).await.map_err(|e| classify(mint, e))?;
         let now = crate::now_ms().max(0) as u64 / 1000;
-        let fading: Vec<_> = keysets
-            .iter()
-            .filter(|ks| ks.active == Some(false) || ks.final_expiry.is_some_and(|end| end <= now + EXPIRY_MARGIN_S))
-            .map(|ks| ks.id)
-            .collect();
+        let ends_soon = |ks: &cdk::nuts::KeySet| ks.final_expiry.is_some_and(|end| end <= now + EXPIRY_MARGIN_S);
+        let fading: Vec<_> =
+            keysets.iter().filter(|ks| ks.active == Some(false) || ends_soon(ks)).map(|ks| ks.id).collect();
         if fading.is_empty() {
+            return Ok(None);
+        }
+        // cdk swaps to the active keyset with the lowest fee, whatever its expiry. When that one fades too (a mint
+        // announcing its next rotation before making the new keyset), a swap would land the proofs where they
+        // were and pay the fee again on every run (review F2): wait for a keyset that outlives the margin.
+        let destination = keysets.iter().filter(|ks| ks.active == Some(true)).min_by_key(|ks| ks.input_fee_ppk);
+        if destination.is_none_or(ends_soon) {
+            tracing::info!(mint = %mint, "reconcile: the mint's keysets end soon and it offers no later one yet");
             return Ok(None);
         }
         let _sending = self.sends.read().await;

@@ -18,6 +18,9 @@ pub enum WalletNotice {
     SetAside { provider: String, reason: String },
     /// The owner received a set-aside token after all.
     SetAsideReceived { provider: String, sats: u64, mint: String },
+    /// A provider sent back, as its change, the very token it was paid, and the mint said it was never redeemed: it
+    /// was taken back, `sats` of it into the wallet.
+    EchoedUnredeemed { provider: String, sats: u64 },
     /// `spent` of the `paid` sats were written off after watching the payment for `watched_ms`.
     WrittenOff {
         spent: u64,
@@ -80,6 +83,9 @@ impl WalletNotice {
                 "wallet-set-aside-received",
                 &[("provider", provider.as_str().into()), ("sats", (*sats).into()), ("mint", mint.as_str().into())],
             ),
+            WalletNotice::EchoedUnredeemed { provider, sats } => {
+                t("wallet-echoed-unredeemed", &[("provider", provider.as_str().into()), ("sats", (*sats).into())])
+            }
             WalletNotice::WrittenOff { spent, paid, provider, request_id, watched_ms, why } => {
                 let why = match why {
                     WriteOffWhy::PartlyBack { back } => t("wallet-why-partly-back", &[("back", (*back).into())]),
@@ -192,6 +198,11 @@ mod tests {
                 WalletNotice::SetAsideReceived { provider: "Provider pk1".into(), sats: 9, mint: MINT.into() },
                 "The token Provider pk1 had sent back, kept aside, was received on the owner's request: 9 sats from \
                  https://mint.example.",
+            ),
+            (
+                WalletNotice::EchoedUnredeemed { provider: "Provider pk1".into(), sats: 12 },
+                "Provider pk1 sent back the very token it was paid, and the mint says it was never redeemed: it was \
+                 taken back (12 sats are in the wallet again), and this request cost nothing.",
             ),
             (
                 written_off(WriteOffWhy::PartlyBack { back: 9 }, Some("req-7")),

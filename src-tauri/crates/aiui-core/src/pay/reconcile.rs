@@ -208,6 +208,9 @@ impl Payments {
                 }
             }
         }
+        if self.finish_earlier_take_back(&entry, report).await? {
+            return Ok(());
+        }
         match self.wallet.token_state_of(&entry).await {
             // Unspent: taken back. Spent: by the provider, or by this wallet in an earlier try whose ledger write was
             // lost (a revoke, a receive); `reclaim_entry` tells them apart, and only the provider's redemption is

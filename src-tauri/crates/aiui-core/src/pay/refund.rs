@@ -21,9 +21,11 @@ pub enum RefundAnswer {
     Token(Secret<String>),
     /// 425: the request is still in flight at the provider; ask again after the wait.
     Pending(Duration),
-    /// 404, 410 or another refusal: no refund is coming from this endpoint.
+    /// 404, 410 or another 4xx: the provider itself says no refund is coming from this endpoint.
     Refused(u16),
-    /// The endpoint could not be asked (refused by the SSRF guard, unreachable, a body that does not parse).
+    /// The endpoint could not be asked, or did not answer for itself: refused by the SSRF guard, unreachable, a body
+    /// that does not parse, or a 5xx (a proxy in front of a provider that is down says 502/503/504; refunds are
+    /// kept for months, so an outage must never use up the tries).
     Unreachable(String),
 }
 
@@ -111,6 +113,9 @@ impl RefundClient {
                     .map(Duration::from_secs)
                     .unwrap_or(Duration::ZERO);
                 RefundAnswer::Pending(wait)
+            }
+            server_error @ 500..=599 => {
+                RefundAnswer::Unreachable(format!("the refund endpoint answered {server_error}, a server error"))
             }
             other => RefundAnswer::Refused(other),
         }

@@ -42,6 +42,14 @@ impl Payments {
                     warning = Some(self.set_aside(entry, token, &reason)?);
                     (0, 0)
                 }
+                Ok(_) if self.is_the_paid_token(entry, token).await => {
+                    if let Some(settlement) = self.settle_echoed(entry).await? {
+                        return Ok(settlement);
+                    }
+                    // Spent at the mint: the provider redeemed it and sent nothing back; said so below.
+                    warning = Some(self.set_aside(entry, token, VERY_TOKEN_SPENT)?);
+                    (0, 0)
+                }
                 Ok(face) => {
                     // Stored before receiving: if the mint is down now, `reconcile` receives it later.
                     self.wallet.ledger().store_returned(&entry.id, token)?;
@@ -76,10 +84,43 @@ impl Payments {
         Ok(Settlement { spent_sats: spent, crossed_80: settled.crossed_80, warning })
     }
 
+    /// Whether `returned` holds the very proofs `entry` paid with (however the provider re-encoded them). `false`
+    /// when that cannot be told now: [`Payments::receive_for`] asks again and refuses it then.
+    async fn is_the_paid_token(&self, entry: &LedgerEntry, returned: &str) -> bool {
+        let Some(paid) = &entry.token else { return false };
+        match (self.wallet.proofs_key(returned).await, self.wallet.proofs_key(paid.expose()).await) {
+            (Ok(returned), Ok(paid)) => returned == paid,
+            _ => false,
+        }
+    }
+
+    /// A provider sent back the very token it was paid as its "change" (review D5). Whether it redeemed it is the
+    /// mint's to say, never a guess: unspent, it is taken back as a 402's token is, and the owner is told; partly
+    /// spent or pending, it stays in flight, and `reconcile` takes back what is unspent once it has watched long
+    /// enough. `None` when the mint says it is spent: the provider redeemed it and nothing came back.
+    async fn settle_echoed(&self, entry: &LedgerEntry) -> Result<Option<Settlement>, PayError> {
+        match self.wallet.token_state_of(entry).await? {
+            TokenState::Spent => Ok(None),
+            TokenState::Pending => Err(PayError::Unfinished(Unfinished::TakeBack { mint: entry.mint.clone() })),
+            TokenState::Unspent => {
+                let back = self.reclaim_entry(entry).await?;
+                tracing::warn!(payment = %entry.id, provider = %entry.provider, "pay: the paid token came back unredeemed");
+                let warning =
+                    self.tell(WalletNotice::EchoedUnredeemed { provider: entry.provider.clone(), sats: back });
+                Ok(Some(Settlement {
+                    spent_sats: entry.amount_sats.saturating_sub(back),
+                    crossed_80: false,
+                    warning: Some(warning),
+                }))
+            }
+        }
+    }
+
     /// Receives a returned token worth `face` for `entry`, exactly once whatever happens around it: the token is
     /// claimed for this payment first (a token already claimed for another payment never counts twice), and when
     /// the mint says its proofs are spent, cdk's own record of an earlier receive of them (a crash or a second
-    /// reconciler between receiving and settling) is what was credited. Returns (credited, face).
+    /// reconciler between receiving and settling) is what was credited. The very token that was paid is never
+    /// change. Returns (credited, face).
     async fn receive_for(&self, entry: &LedgerEntry, token: &str, face: u64) -> Result<(u64, u64), PayError> {
         let key = self.wallet.proofs_key(token).await?;
         if let Some(paid) = &entry.token
@@ -87,7 +128,18 @@ impl Payments {
         {
             return Err(PayError::ReturnedElsewhere("it is the very token that was paid".into()));
         }
-        if let Some(other) = self.wallet.ledger().claim_returned(&entry.id, &key)? {
+        self.receive_claimed(entry, token, &key, face).await
+    }
+
+    /// Claims `token` (whose proofs' key is `key`) for `entry` and receives it, once: see [`Payments::receive_for`].
+    async fn receive_claimed(
+        &self,
+        entry: &LedgerEntry,
+        token: &str,
+        key: &str,
+        face: u64,
+    ) -> Result<(u64, u64), PayError> {
+        if let Some(other) = self.wallet.ledger().claim_returned(&entry.id, key)? {
             return Err(PayError::ReturnedElsewhere(other));
         }
         let _operation = self.locks.operation().await?;
@@ -111,8 +163,9 @@ impl Payments {
     }
 
     /// The owner's choice, on a trusted surface, for a set-aside token: receive it after all (this contacts the mint
-    /// it names, which may be one the provider chose). What it brings back lowers the payment's spend in the ledger;
-    /// the allowance keeps counting it, since the period's ceiling already held it. Returns (mint, credited sats).
+    /// it names, which may be one the provider chose). What it brings back lowers the payment's spend in the ledger,
+    /// and what it brings beyond that spend is an inflow; the allowance keeps counting it, since the period's
+    /// ceiling already held it. Returns (mint, credited sats).
     pub async fn receive_set_aside(&self, payment_id: &str) -> Result<(String, u64), PayError> {
         let entry = self.wallet.ledger().get(payment_id)?.ok_or_else(|| PayError::UnknownPayment(payment_id.into()))?;
         let token = entry.set_aside_token.clone().ok_or_else(|| PayError::UnknownPayment(payment_id.into()))?;
@@ -131,8 +184,11 @@ impl Payments {
                 Err(e) => self.wallet.earlier_receipt(token.expose()).await?.ok_or(e)?,
             }
         };
-        self.wallet.ledger().credit_late(&entry.id, face, credited)?;
-        self.wallet.ledger().clear_set_aside(&entry.id)?;
+        faults::hit("after-set-aside-received");
+        if !self.wallet.ledger().credit_set_aside(&entry.id, &mint, face, credited)? {
+            // Another call (a double click, the CLI beside the desktop) received and credited it first.
+            return Err(PayError::UnknownPayment(payment_id.into()));
+        }
         self.tell(WalletNotice::SetAsideReceived {
             provider: entry.provider.clone(),
             sats: credited,
@@ -173,9 +229,13 @@ impl Payments {
                         }
                         return Err(PayError::AlreadySpent);
                     }
-                    // cdk no longer tracks this send (e.g. its record was closed): receive the token itself.
+                    // cdk no longer tracks this send (e.g. its record was closed): receive the token itself. It
+                    // is the very token that was paid, and here that is the point (review F10).
                     None => match &entry.token {
-                        Some(token) => self.receive_for(entry, token.expose(), entry.amount_sats).await?.0,
+                        Some(token) => {
+                            let key = self.wallet.proofs_key(token.expose()).await?;
+                            self.receive_claimed(entry, token.expose(), &key, entry.amount_sats).await?.0
+                        }
                         None => return Err(classify(&entry.mint, e)),
                     },
                 }
@@ -283,12 +343,13 @@ fn returned_value_from(
     Ok(face)
 }
 
+/// Why the very token that was paid, sent back as change, does not count: the mint said it is spent.
+const VERY_TOKEN_SPENT: &str = "it is the very token that was paid, already spent by the provider";
+
 /// Why a returned token that could not be received does not count, for the owner.
 fn refusal(error: &PayError) -> String {
     match error {
-        PayError::ReturnedElsewhere(why) if why.starts_with("it is the very token") => {
-            "it is the very token that was paid, already spent by the provider".into()
-        }
+        PayError::ReturnedElsewhere(why) if why.starts_with("it is the very token") => VERY_TOKEN_SPENT.into(),
         PayError::ReturnedElsewhere(_) => error.to_string(),
         PayError::AlreadySpent => "the mint says it was already spent, and not by this wallet".into(),
         other => format!("the mint refused it ({other})"),

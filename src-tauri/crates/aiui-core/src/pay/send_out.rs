@@ -30,6 +30,9 @@ pub enum TakenBack {
     Returned { credited_sats: u64 },
     /// The other wallet had claimed it already: it counts as sent.
     Claimed { sats: u64 },
+    /// Part of it had been claimed (`claimed_sats` of its face count as sent); the unclaimed rest came back,
+    /// `credited_sats` of it after the mint's input fee.
+    ClaimedInPart { claimed_sats: u64, credited_sats: u64 },
 }
 
 impl Payments {
@@ -129,18 +132,42 @@ impl Payments {
             }
             Err(e) => {
                 drop(operation);
-                match self.settle_sent(&row).await? {
-                    Some(_) => match self.wallet.ledger().outflow(id)? {
+                if self.settle_sent(&row).await?.is_some() {
+                    return match self.wallet.ledger().outflow(id)? {
                         Some(done) if done.withdrawn_sats > 0 => Ok(TakenBack::Claimed { sats: done.withdrawn_sats }),
                         Some(done) => {
                             Ok(TakenBack::Returned { credited_sats: done.amount_sats.saturating_sub(done.fees_sats) })
                         }
                         None => Err(PayError::UnknownPayment(id.to_owned())),
-                    },
-                    None => Err(classify(&row.mint, e)),
+                    };
                 }
+                // cdk's revoke gives up as soon as any proof is spent and leaves the rest reserved (review F4):
+                // when the other wallet claimed part of it, the owner's take-back takes back the unclaimed rest.
+                let Some(token) = &row.token else { return Err(classify(&row.mint, e)) };
+                if !matches!(self.wallet.token_state(token).await?, TokenState::Pending) {
+                    return Err(classify(&row.mint, e));
+                }
+                let (unclaimed_face, credited) = {
+                    let _operation = self.locks.operation().await?;
+                    self.wallet.take_back_unspent(token.expose()).await?
+                };
+                faults::hit("after-take-back");
+                self.settle_taken_back_in_part(&row, unclaimed_face, credited)?;
+                Ok(TakenBack::ClaimedInPart {
+                    claimed_sats: row.amount_sats.saturating_sub(unclaimed_face),
+                    credited_sats: credited,
+                })
             }
         }
+    }
+
+    /// Settles a token sent out of which `unclaimed_face` was taken back (`credited` of it reaching the wallet): the
+    /// rest was claimed and counts as sent.
+    fn settle_taken_back_in_part(&self, row: &Outflow, unclaimed_face: u64, credited: u64) -> Result<(), PayError> {
+        let claimed = row.amount_sats.saturating_sub(unclaimed_face);
+        let fees = row.fees_sats + unclaimed_face.saturating_sub(credited);
+        tracing::info!(token = %row.id, claimed, credited, "pay: a token sent out was claimed in part; the rest is back");
+        self.wallet.ledger().settle_outflow(&row.id, claimed, fees, "claimed in part")
     }
 
     /// Settles a token sent out whose fate the mint now knows: claimed (spent by someone else) or taken back by
@@ -162,6 +189,16 @@ impl Payments {
                 SagaToken::Unfinished => return Ok(None),
             },
         };
+        if let Some((unclaimed_face, credited)) = self.wallet.earlier_take_back(token.expose()).await? {
+            // The owner's take-back of the unclaimed part was stopped before the ledger heard of it.
+            self.settle_taken_back_in_part(row, unclaimed_face, credited)?;
+            let claimed = row.amount_sats.saturating_sub(unclaimed_face);
+            return Ok(Some(self.tell(WalletNotice::TokenClaimed {
+                sats: claimed,
+                mint: row.mint.clone(),
+                made_ms: row.created_ms,
+            })));
+        }
         let op = uuid::Uuid::parse_str(&row.operation_id).map_err(|e| PayError::Store(e.to_string()))?;
         if self.wallet.revoked_send(&row.mint, op).await? {
             let fee = self.wallet.input_fee(token.expose()).await?;

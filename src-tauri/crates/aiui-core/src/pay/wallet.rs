@@ -343,6 +343,25 @@ impl Wallet {
     /// proofs it took in. `Some(credited)` when such a receive completed, `None` when there is none, and
     /// [`PayError::Unfinished`] while one was begun and not finished (cdk's recovery ends it).
     pub(crate) async fn earlier_receipt(&self, token: &str) -> Result<Option<u64>, PayError> {
+        // A receive takes in exactly the token's proofs (a mint's issue has a quote, and other proofs).
+        let found = self.earlier_receive_of(token, |taken, all| taken == all).await?;
+        Ok(found.map(|(credited, _)| credited))
+    }
+
+    /// Whether this wallet already took back part of `token`: a receive of some of its proofs and not all (the
+    /// unspent rest of a token a provider redeemed in part, review F1). `Some((face, credited))` of that part.
+    pub(crate) async fn earlier_take_back(&self, token: &str) -> Result<Option<(u64, u64)>, PayError> {
+        let found = self.earlier_receive_of(token, |taken, all| taken < all).await?;
+        Ok(found.map(|(credited, fee)| (credited + fee, credited)))
+    }
+
+    /// cdk's completed receive of proofs of `token` only (never of a proof outside it), when `count_fits(taken,
+    /// all)` holds for how many it took of how many the token has: `Some((credited, fee))`.
+    async fn earlier_receive_of(
+        &self,
+        token: &str,
+        count_fits: impl Fn(usize, usize) -> bool,
+    ) -> Result<Option<(u64, u64)>, PayError> {
         use cdk::nuts::ProofsMethods;
         use cdk_common::wallet::{TransactionDirection, TransactionStatus};
         let (wallet, proofs) = self.token_proofs(token).await?;
@@ -351,18 +370,17 @@ impl Wallet {
             .list_transactions(Some(TransactionDirection::Incoming))
             .await
             .map_err(|e| PayError::Store(e.to_string()))?;
-        // A receive takes in exactly the token's proofs (a mint's issue has a quote, and other proofs).
         let receipts: Vec<_> = incoming
             .iter()
             .filter(|tx| {
                 tx.quote_id.is_none()
-                    && !ys.is_empty()
-                    && tx.ys.len() == ys.len()
-                    && ys.iter().all(|y| tx.ys.contains(y))
+                    && !tx.ys.is_empty()
+                    && count_fits(tx.ys.len(), ys.len())
+                    && tx.ys.iter().all(|y| ys.contains(y))
             })
             .collect();
         if let Some(done) = receipts.iter().find(|tx| tx.status == TransactionStatus::Completed) {
-            return Ok(Some(done.amount.to_u64()));
+            return Ok(Some((done.amount.to_u64(), done.fee.to_u64())));
         }
         if receipts.iter().any(|tx| tx.status == TransactionStatus::Pending) {
             return Err(PayError::Unfinished(Unfinished::Receive { mint: wallet.mint_url.to_string() }));
@@ -422,10 +440,24 @@ impl Wallet {
 }
 
 /// The proofs of `token`, read with the keysets of `wallet`, a cdk wallet at the token's mint (a v4 token names
-/// keysets by a short id that only the mint's keysets resolve).
+/// keysets by a short id that only the mint's keysets resolve). A keyset the mint made after the cache was filled
+/// (it lives an hour) is asked for once before the token is called unreadable: change minted on a keyset of the
+/// last hour is change, not a token to set aside (review F13).
 pub async fn proofs_at(wallet: &cdk::Wallet, token: &Token) -> Result<cdk::nuts::Proofs, PayError> {
+    use cdk_common::wallet::KeysetLoadPolicy;
+    match proofs_with(wallet, token, KeysetLoadPolicy::default()).await {
+        Err(PayError::InvalidToken(_)) => proofs_with(wallet, token, KeysetLoadPolicy::Refresh).await,
+        read => read,
+    }
+}
+
+async fn proofs_with(
+    wallet: &cdk::Wallet,
+    token: &Token,
+    policy: cdk_common::wallet::KeysetLoadPolicy,
+) -> Result<cdk::nuts::Proofs, PayError> {
     let mint = wallet.mint_url.to_string();
-    let keysets = wallet.keysets(Default::default()).await.map_err(|e| classify(&mint, e))?;
+    let keysets = wallet.keysets(policy).await.map_err(|e| classify(&mint, e))?;
     let infos: Vec<cdk::nuts::KeySetInfo> = keysets
         .into_iter()
         .map(|ks| cdk::nuts::KeySetInfo {

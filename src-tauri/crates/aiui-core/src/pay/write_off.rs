@@ -14,9 +14,11 @@ impl Payments {
     /// set), receive what it gives if it counts, and write the payment off only when the provider refused for good
     /// (410), refused `max_refund_tries` times, or reconcile has watched it for `write_off_after`.
     ///
-    /// Only an answer counts as a try (a refusal, or 425 "wait", whose wait is honoured): an endpoint that cannot be
-    /// reached costs none, so a provider that is down for a while is asked again later rather than written off. A refund token, once
-    /// obtained, is never written off: it is stored and received by a later run if this one cannot.
+    /// Only the provider's own answer counts as a try (a 4xx refusal, or 425 "wait", whose wait is honoured): an
+    /// endpoint that cannot be reached, or a 5xx from it or from a proxy in front of it, costs none, so a provider
+    /// that is down for a while is asked again later rather than written off (`write_off_after` still bounds it). A
+    /// refund token, once obtained, is never written off: it is stored and received by a later run if this one
+    /// cannot.
     pub(super) async fn pursue_refund(
         &self,
         entry: &LedgerEntry,
@@ -58,7 +60,8 @@ impl Payments {
             }
             RefundAnswer::Refused(status) => {
                 tracing::info!(payment = %entry.id, status, "reconcile: the provider gave no refund");
-                // 410: swept for good. Anything else may be a passing fault and counts as one try.
+                // 410: swept for good. Another 4xx is the provider's own word, but may be a passing one: one try.
+                // (5xx never gets here: a gateway in front of a provider that is down is no answer.)
                 (true, Duration::ZERO, status == 410)
             }
             RefundAnswer::Unreachable(reason) => {
@@ -110,6 +113,9 @@ impl Payments {
             return Ok(());
         }
         let Some(token) = &entry.token else { return Err(PayError::UnknownPayment(entry.id.clone())) };
+        if self.finish_earlier_take_back(entry, report).await? {
+            return Ok(());
+        }
         let (unspent_face, credited) = {
             let _operation = self.locks.operation().await?;
             self.wallet.take_back_unspent(token.expose()).await?
@@ -120,6 +126,24 @@ impl Payments {
             report.reclaimed_sats += credited;
         }
         Ok(())
+    }
+
+    /// A run that took back the unspent part of this token was stopped before it wrote the rest off (a crash, or
+    /// the desktop aborting its reconcile task; review F1). cdk's record of that receive says what came back, so
+    /// the rest is written off now as that run would have: never the whole token, and the part taken back never
+    /// twice. `false` when no part of it was taken back.
+    pub(super) async fn finish_earlier_take_back(
+        &self,
+        entry: &LedgerEntry,
+        report: &mut ReconcileReport,
+    ) -> Result<bool, PayError> {
+        let Some(token) = &entry.token else { return Ok(false) };
+        let Some((face, credited)) = self.wallet.earlier_take_back(token.expose()).await? else { return Ok(false) };
+        tracing::info!(payment = %entry.id, face, "reconcile: part of this token was taken back by an earlier run");
+        let spent = entry.amount_sats.saturating_sub(face);
+        self.write_off(entry, spent, face.saturating_sub(credited), entry.tries, true, report)?;
+        report.reclaimed_sats += credited;
+        Ok(true)
     }
 
     /// Counts `spent` of the token as spent (all of it, unless some came back and `extra_fees` went to the mint to

@@ -140,6 +140,8 @@ pub struct StreamAssembler {
     text: String,
     usage: Usage,
     stopped: bool,
+    /// A content block (text, a tool call, thinking) has begun: the model has produced output.
+    output_started: bool,
 }
 
 #[derive(Debug)]
@@ -155,6 +157,11 @@ enum Block {
 }
 
 impl StreamAssembler {
+    /// Whether any content block began, visible or not (a tool call's input and thinking are output tokens too).
+    pub fn output_started(&self) -> bool {
+        self.output_started
+    }
+
     /// Takes one event (`event:` name and `data:`); returns the visible text it adds.
     pub fn push(&mut self, event: &str, data: &str) -> Result<Option<String>, StreamFault> {
         let malformed = |detail: String| StreamFault::Malformed(detail);
@@ -179,6 +186,7 @@ impl StreamAssembler {
                 self.read_usage(usage);
             }
             "content_block_start" => {
+                self.output_started = true;
                 let index = index()?;
                 let block = data
                     .get("content_block")

@@ -1,0 +1,643 @@
+//! The money explorer: seeded, shrinking sequences of every money operation against real cdk mints (one without
+//! fees, one charging 100 ppk), the hostile test provider and a friend's wallet, with a fault drawn for some steps
+//! from the one registry of fault points (`aiui_core::faults`): the step is aborted there, as a timeout, the
+//! desktop's `abort` or a dying process would, and a new process opens the data dir. Some steps let a second real
+//! OS process reconcile the same data dir at the same time. After every step the ceiling is checked; after a heal
+//! phase (every fault lifted, held invoices paid, sent tokens taken back, reconcile in a fresh process until nothing
+//! changes, and once more) the oracles of `model.rs` compare the ledger and the wallet with the mint's and the
+//! provider's own truth.
+//!
+//! `cargo test -p aiui-tests --test integration budget::explore -- --nocapture` runs the CI budget (the cases in
+//! `regressions.txt` first, then `AIUI_EXPLORE_SEQUENCES` seeds, 200 unless set). `AIUI_EXPLORE_SEED=n` replays
+//! one seed; `AIUI_EXPLORE_CASE='<line>'` replays one kept case. `scripts/bench explore --seeds N` runs long.
+
+mod model;
+mod ops;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use aiui_core::Secret;
+use aiui_core::backends::routstr::Routstr;
+use aiui_core::backends::{ChatRequest, Message};
+use aiui_core::budget::BudgetUpdate;
+use aiui_core::faults::{self, Plan};
+use aiui_core::i18n::Locale;
+use aiui_core::net::guard::AddressPolicy;
+use aiui_core::pay::discovery::Discovery;
+use aiui_core::pay::{Payments, ReconcilePolicy, Wallet};
+use aiui_core::secrets::{SecretName, Secrets};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+use self::ops::{BEHAVIOURS, MintDoor, Op, Step};
+use super::Provider;
+use super::crash::command;
+use crate::support::mint::TestMint;
+use crate::support::paid::{discovery_config, openai, test_reconcile_policy, test_routstr_config, test_wallet_options};
+use crate::support::provider::{Fault, TestProvider};
+use crate::support::relay::TestRelay;
+
+/// Steps in a drawn sequence.
+const STEPS: std::ops::Range<usize> = 6..16;
+/// The chance that a drawn step is aborted at a fault point.
+const ABORT_P: f64 = 0.25;
+/// How long one step may take before it counts as hung.
+const STEP_LIMIT: Duration = Duration::from_secs(60);
+
+/// One mint with its provider, relay and a friend's wallet; shared by the sequences that draw its fee.
+pub struct World {
+    pub fee_ppk: u64,
+    pub mint: TestMint,
+    pub relay: TestRelay,
+    pub provider: TestProvider,
+    pub discovery: Arc<Discovery>,
+    pub friend: Provider,
+}
+
+impl World {
+    async fn start(fee_ppk: u64) -> Arc<Self> {
+        let mint = TestMint::start_with_fee(fee_ppk).await;
+        let relay = TestRelay::start().await;
+        let replies = (0..20_000).map(|_| openai("answer_plain.json")).collect();
+        let provider = TestProvider::start(&mint.url(), replies).await;
+        provider.announce(&relay.url, &mint.url()).await;
+        let discovery = Arc::new(Discovery::new(discovery_config(&relay.url)));
+        let friend = Provider::new(&mint).await;
+        Arc::new(Self { fee_ppk, mint, relay, provider, discovery, friend })
+    }
+
+    /// Every door healthy again.
+    fn heal(&self) {
+        self.mint.bring_up();
+        self.mint.lose_answers(0);
+        self.mint.fail_before(0);
+        self.mint.fail_melt_looks(0);
+        self.provider.state.refund_gateway_status.store(0, std::sync::atomic::Ordering::SeqCst);
+        self.provider.arm(Fault::None, 0);
+    }
+}
+
+/// What a sequence runs under, drawn per seed (swarm testing: each seed its own configuration).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    pub fee_ppk: u64,
+    /// `write_off_after` zero: a spent or stuck payment may be written off on the first look.
+    pub write_off_now: bool,
+    pub funds: u64,
+    pub allowance: u64,
+}
+
+/// A case: its configuration and steps, as one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Case {
+    pub config: Config,
+    pub steps: Vec<Step>,
+}
+
+impl Case {
+    fn draw(seed: u64, points: &[&'static str]) -> Self {
+        use rand::Rng;
+        let mut rng = StdRng::seed_from_u64(seed);
+        let config = Config {
+            fee_ppk: if rng.random_bool(0.5) { 0 } else { 100 },
+            write_off_now: rng.random_bool(0.3),
+            funds: rng.random_range(200..1_500),
+            allowance: rng.random_range(60..600),
+        };
+        let len = rng.random_range(STEPS);
+        Self { config, steps: ops::draw(&mut rng, len, ABORT_P, points) }
+    }
+
+    pub fn line(&self) -> String {
+        let c = &self.config;
+        let steps: Vec<String> = self.steps.iter().map(Step::to_string).collect();
+        format!(
+            "fee={} write-off={} funds={} allowance={} | {}",
+            c.fee_ppk,
+            if c.write_off_now { "now" } else { "later" },
+            c.funds,
+            c.allowance,
+            steps.join(" ")
+        )
+    }
+
+    pub fn parse(line: &str) -> Result<Self, String> {
+        let (head, steps) = line.split_once('|').ok_or("no | between the configuration and the steps")?;
+        let mut config = Config { fee_ppk: 0, write_off_now: false, funds: 500, allowance: 300 };
+        for word in head.split_whitespace() {
+            match word.split_once('=') {
+                Some(("fee", v)) => config.fee_ppk = v.parse().map_err(|_| format!("fee {v}"))?,
+                Some(("write-off", v)) => config.write_off_now = v == "now",
+                Some(("funds", v)) => config.funds = v.parse().map_err(|_| format!("funds {v}"))?,
+                Some(("allowance", v)) => config.allowance = v.parse().map_err(|_| format!("allowance {v}"))?,
+                _ => return Err(format!("{word}: not a setting")),
+            }
+        }
+        let steps = steps.split_whitespace().map(str::parse).collect::<Result<Vec<Step>, String>>()?;
+        for step in &steps {
+            if let Some((point, _)) = &step.abort
+                && !faults::is_registered(point)
+            {
+                return Err(format!("{point}: not a registered fault point"));
+            }
+        }
+        Ok(Self { config, steps })
+    }
+}
+
+/// What happened to the sequence outside the data dir, kept across its process restarts.
+#[derive(Default)]
+struct Outside {
+    /// Tokens sent out: the ledger id and the token, newest last.
+    sent: Vec<(String, String)>,
+    /// Hold invoices the mint is paying.
+    held: Vec<String>,
+    /// Set-aside tokens the owner discarded.
+    discarded: Vec<String>,
+}
+
+/// One process on the sequence's data dir.
+struct Machine {
+    dir: PathBuf,
+    words: String,
+    payments: Arc<Payments>,
+    routstr: Arc<Routstr>,
+}
+
+/// What one run of a case reached and whether it held.
+#[derive(Default)]
+pub struct Reached {
+    pub points: BTreeMap<&'static str, u64>,
+    pub kinds: BTreeMap<&'static str, u64>,
+    pub aborts: u64,
+}
+
+impl Reached {
+    fn add(&mut self, other: &Reached) {
+        for (point, n) in &other.points {
+            *self.points.entry(point).or_default() += n;
+        }
+        for (kind, n) in &other.kinds {
+            *self.kinds.entry(kind).or_default() += n;
+        }
+        self.aborts += other.aborts;
+    }
+}
+
+fn policy(config: &Config) -> ReconcilePolicy {
+    let mut policy = test_reconcile_policy();
+    if config.write_off_now {
+        policy.write_off_after = Duration::ZERO;
+    }
+    policy
+}
+
+async fn open_machine(world: &World, config: &Config, dir: &Path, words: &str) -> Machine {
+    let secrets = Secrets::in_memory();
+    secrets.set(SecretName::WalletSeed, &Secret::new(words.to_owned())).expect("the keyring takes the words");
+    let payments = Arc::new(
+        super::open(dir, &secrets)
+            .await
+            .with_refund_access(AddressPolicy::AllowPrivateForTests, None)
+            .with_reconcile_policy(policy(config)),
+    );
+    let routstr = Arc::new(Routstr::new(test_routstr_config(), world.discovery.clone(), payments.clone()).unwrap());
+    Machine { dir: dir.to_owned(), words: words.to_owned(), payments, routstr }
+}
+
+/// Runs `case` in a fresh data dir under `root`; `Err` names the first violation.
+pub async fn run(world: &Arc<World>, case: &Case, root: &Path, reached: &mut Reached) -> Result<(), String> {
+    let config = case.config;
+    let dir = tempfile::tempdir_in(root).unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = super::open(dir.path(), &secrets).await;
+    let words = secrets.get(SecretName::WalletSeed).unwrap().expect("a seed").expose().clone();
+    payments
+        .budget()
+        .set(BudgetUpdate {
+            allowance_sats: Some(config.allowance),
+            period: Some(aiui_core::budget::Period::Monthly),
+            accepted_mints: Some(vec![world.mint.url()]),
+        })
+        .unwrap();
+    drop(payments);
+    let mut machine = open_machine(world, &config, dir.path(), &words).await;
+    fund(&machine, world, config.funds).await.map_err(|e| format!("the first funding failed: {e}"))?;
+    let mut outside = Outside::default();
+    let mut dirs = vec![dir];
+    let mut elsewhere: Option<std::process::Child> = None;
+    for (n, step) in case.steps.iter().enumerate() {
+        *reached.kinds.entry(step.op.kind()).or_default() += 1;
+        let label = |what: &str| format!("step {n} ({step}): {what}");
+        match &step.op {
+            Op::Restart => {
+                machine = reopen(machine, world, &config).await;
+            }
+            Op::ReconcileElsewhere => {
+                if elsewhere.is_none() {
+                    let mut child = command("reconcile", &machine.dir, &machine.words, &world.relay.url, None);
+                    if config.write_off_now {
+                        child.env("AIUI_PAY_WRITE_OFF_NOW", "1");
+                    }
+                    elsewhere = Some(child.spawn().expect("the second process starts"));
+                }
+            }
+            Op::Restore => {
+                // The machine is lost: the words go into a fresh data dir and keyring, as the owner restores them.
+                drop(machine);
+                let fresh = tempfile::tempdir_in(root).unwrap();
+                let plan = plan_for(step);
+                let restored = spawn_under(&plan, {
+                    let (path, words, mint) = (fresh.path().to_owned(), words.clone(), world.mint.url());
+                    async move { restore(&path, &words, &mint).await }
+                })
+                .await;
+                collect(&plan, reached);
+                if let Err(Aborted::Panicked(why)) = &restored {
+                    return Err(label(&format!("panicked: {why}")));
+                }
+                if matches!(restored, Err(Aborted::AtPoint)) {
+                    reached.aborts += 1;
+                    // The owner runs the restore again.
+                    if let Err(e) = restore(fresh.path(), &words, &world.mint.url()).await {
+                        tracing::info!(error = %e, "explore: the second restore failed");
+                    }
+                }
+                let budget = aiui_core::budget::BudgetStore::open(&fresh.path().join("budget.json")).unwrap();
+                budget
+                    .set(BudgetUpdate {
+                        allowance_sats: Some(config.allowance),
+                        period: Some(aiui_core::budget::Period::Monthly),
+                        accepted_mints: Some(vec![world.mint.url()]),
+                    })
+                    .unwrap();
+                drop(budget);
+                machine = open_machine(world, &config, fresh.path(), &words).await;
+                outside.sent.clear();
+                dirs.push(fresh);
+            }
+            op => {
+                let plan = plan_for(step);
+                let context = Arc::new(StepContext {
+                    payments: machine.payments.clone(),
+                    routstr: machine.routstr.clone(),
+                    world: world.clone(),
+                    config,
+                    outside: Mutex::new(std::mem::take(&mut outside)),
+                });
+                let done = spawn_under(&plan, {
+                    let (context, op) = (context.clone(), op.clone());
+                    async move { perform(&context, &op).await }
+                })
+                .await;
+                outside = std::mem::take(&mut *context.outside.lock().unwrap());
+                drop(context);
+                collect(&plan, reached);
+                match done {
+                    Ok(_) => {}
+                    Err(Aborted::AtPoint) => {
+                        reached.aborts += 1;
+                        machine = reopen(machine, world, &config).await;
+                    }
+                    Err(Aborted::Panicked(why)) => return Err(label(&format!("panicked: {why}"))),
+                    Err(Aborted::Hung) => return Err(label("hung for a minute")),
+                }
+            }
+        }
+        if !matches!(step.op, Op::ReconcileElsewhere)
+            && let Some(mut child) = elsewhere.take()
+        {
+            let status = tokio::task::spawn_blocking(move || child.wait()).await.unwrap().unwrap();
+            if !status.success() {
+                return Err(label("the second process's reconcile failed"));
+            }
+        }
+        model::after_step(&machine.payments).map_err(|e| label(&e))?;
+    }
+    if let Some(mut child) = elsewhere.take() {
+        tokio::task::spawn_blocking(move || child.wait()).await.unwrap().unwrap();
+    }
+    // Heal: every fault lifted, held invoices paid, a fresh process, sent tokens taken back, reconcile until quiet.
+    world.heal();
+    for invoice in outside.held.drain(..) {
+        world.mint.holds().settle(&invoice, true);
+    }
+    let machine = reopen(machine, world, &config).await;
+    let mut last = None;
+    for round in 0.. {
+        if round == 8 {
+            return Err(format!("heal: reconcile still changed things after 8 runs: {last:?}"));
+        }
+        for (id, _) in &outside.sent {
+            let _ = machine.payments.take_back(id).await;
+        }
+        machine.payments.reconcile().await.map_err(|e| format!("heal: reconcile failed: {e}"))?;
+        let now = model::snapshot(&machine.payments).await?;
+        if last.as_ref() == Some(&now) {
+            break;
+        }
+        last = Some(now);
+    }
+    let machine = reopen(machine, world, &config).await;
+    machine.payments.reconcile().await.map_err(|e| format!("heal: the last reconcile failed: {e}"))?;
+    if Some(model::snapshot(&machine.payments).await?) != last {
+        return Err("heal: one more reconcile in a fresh process still changed things".into());
+    }
+    model::after_heal(world, &config, &machine.payments, &machine.dir, &outside.discarded).await
+}
+
+async fn fund(machine: &Machine, world: &World, sats: u64) -> Result<(), String> {
+    let wallet = machine.payments.wallet();
+    let invoice = wallet.mint_invoice(&world.mint.url(), sats).await.map_err(|e| e.to_string())?;
+    wallet
+        .wait_minted(&world.mint.url(), &invoice.quote_id, Duration::from_secs(10))
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+async fn restore(dir: &Path, words: &str, mint: &str) -> Result<(), String> {
+    let words = Secret::new(words.to_owned());
+    let secrets = Secrets::in_memory();
+    Wallet::restore(dir, &secrets, &words, &[mint.to_owned()], test_wallet_options(), false)
+        .await
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+async fn reopen(machine: Machine, world: &World, config: &Config) -> Machine {
+    let (dir, words) = (machine.dir.clone(), machine.words.clone());
+    drop(machine);
+    open_machine(world, config, &dir, &words).await
+}
+
+fn plan_for(step: &Step) -> Arc<Plan> {
+    match &step.abort {
+        Some((point, nth)) => Plan::abort_at(point, *nth),
+        None => Plan::counting(),
+    }
+}
+
+fn collect(plan: &Plan, reached: &mut Reached) {
+    for (point, n) in plan.reached() {
+        *reached.points.entry(point).or_default() += n;
+    }
+}
+
+enum Aborted {
+    AtPoint,
+    Panicked(String),
+    Hung,
+}
+
+/// Runs `future` as its own task under `plan`: an abort at the armed point unwinds that task only.
+async fn spawn_under<T: Send + 'static>(
+    plan: &Arc<Plan>,
+    future: impl std::future::Future<Output = T> + Send + 'static,
+) -> Result<T, Aborted> {
+    let plan = plan.clone();
+    let task = tokio::spawn(async move { plan.run(future).await });
+    match tokio::time::timeout(STEP_LIMIT, task).await {
+        Err(_) => Err(Aborted::Hung),
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(join)) => {
+            let panic = join.into_panic();
+            let why = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_default();
+            if why.starts_with(faults::ABORTED) { Err(Aborted::AtPoint) } else { Err(Aborted::Panicked(why)) }
+        }
+    }
+}
+
+/// What one operation runs with.
+struct StepContext {
+    payments: Arc<Payments>,
+    routstr: Arc<Routstr>,
+    world: Arc<World>,
+    config: Config,
+    outside: Mutex<Outside>,
+}
+
+/// Performs one operation. Its own failures (a refused withdrawal, a token already claimed) are outcomes, not
+/// violations: only the oracles judge.
+async fn perform(context: &StepContext, op: &Op) -> Result<String, String> {
+    let world = &context.world;
+    let payments = &context.payments;
+    let mint = world.mint.url();
+    let fail = |e: aiui_core::pay::PayError| e.to_string();
+    match op {
+        Op::Fund(sats) => {
+            let wallet = payments.wallet();
+            let invoice = wallet.mint_invoice(&mint, *sats).await.map_err(fail)?;
+            wallet.wait_minted(&mint, &invoice.quote_id, Duration::from_secs(10)).await.map_err(fail)?;
+            Ok("funded".into())
+        }
+        Op::Pay(n) => {
+            world.provider.arm(BEHAVIOURS[*n].1, 0);
+            let request = ChatRequest {
+                system: "You are a test.".into(),
+                messages: vec![Message::User { text: "what is running?".into() }],
+                tools: Vec::new(),
+                max_tokens: 1024,
+            };
+            let policy = payments.budget().payment_policy();
+            let id = context.routstr.check(&request, &policy).await.map_err(|e| format!("{e:?}"))?;
+            let body = context.routstr.request_body(&request);
+            context
+                .routstr
+                .send(&id, body, &policy, Locale::En)
+                .await
+                .map(|_| "answered".into())
+                .map_err(|e| format!("{e:?}"))
+        }
+        Op::Reconcile => payments.reconcile().await.map(|r| format!("{r:?}")).map_err(fail),
+        Op::Withdraw { sats, held } => {
+            let invoice = if *held {
+                let invoice = world.mint.holds().invoice(*sats);
+                context.outside.lock().unwrap().held.push(invoice.clone());
+                invoice
+            } else {
+                cdk_fake_wallet::create_fake_invoice(sats * 1000, "explore".into()).to_string()
+            };
+            let quote = payments.quote_withdrawal(&invoice, None, false).await.map_err(fail)?;
+            payments.withdraw(&quote).await.map(|w| format!("{:?}", w.outcome)).map_err(fail)
+        }
+        Op::Send(sats) => {
+            let sent = payments.send_token(&mint, *sats).await.map_err(fail)?;
+            context.outside.lock().unwrap().sent.push((sent.id, sent.token.expose().clone()));
+            Ok("sent".into())
+        }
+        Op::Claim { whole } => {
+            let Some((_, token)) = context.outside.lock().unwrap().sent.last().cloned() else {
+                return Ok("nothing to claim".into());
+            };
+            let friend = &world.friend;
+            // The friend's wallet: a failed claim (already claimed, taken back) is an outcome.
+            let claimed = if *whole { friend.try_redeem(&token).await } else { friend.try_redeem_part(&token).await };
+            Ok(format!("claimed {claimed:?}"))
+        }
+        Op::TakeBack => {
+            let Some((id, _)) = context.outside.lock().unwrap().sent.last().cloned() else {
+                return Ok("nothing to take back".into());
+            };
+            payments.take_back(&id).await.map(|t| format!("{t:?}")).map_err(fail)
+        }
+        Op::ReceiveSetAside => {
+            let Some(entry) = payments.set_aside_tokens().map_err(fail)?.into_iter().next() else {
+                return Ok("nothing set aside".into());
+            };
+            payments.receive_set_aside(&entry.id).await.map(|r| format!("{r:?}")).map_err(fail)
+        }
+        Op::DiscardSetAside => {
+            let Some(entry) = payments.set_aside_tokens().map_err(fail)?.into_iter().next() else {
+                return Ok("nothing set aside".into());
+            };
+            if let Some(token) = &entry.set_aside_token {
+                context.outside.lock().unwrap().discarded.push(token.expose().clone());
+            }
+            payments.discard_set_aside(&entry.id).map(|()| "discarded".into()).map_err(fail)
+        }
+        Op::RaiseAllowance(more) => {
+            let now = payments.budget().get();
+            let allowance = now.spent_sats + now.reserved_sats + more;
+            let update = BudgetUpdate { allowance_sats: Some(allowance), period: None, accepted_mints: None };
+            payments.budget().set(update).map(|_| "set".into()).map_err(|e| e.to_string())
+        }
+        Op::RotateKeyset { ending } => {
+            let in_a_week = (aiui_core::now_ms() / 1000) as u64 + 7 * 24 * 3600;
+            world.mint.rotate_keyset_with(world.fee_ppk, ending.then_some(in_a_week)).await;
+            Ok("rotated".into())
+        }
+        Op::RefundDoor(status) => {
+            world.provider.state.refund_gateway_status.store(*status, std::sync::atomic::Ordering::SeqCst);
+            Ok("set".into())
+        }
+        Op::MintDoor(door) => {
+            match door {
+                MintDoor::LoseAnswers(n) => world.mint.lose_answers(*n),
+                MintDoor::FailBefore(n) => world.mint.fail_before(*n),
+                MintDoor::FailMeltLooks(n) => world.mint.fail_melt_looks(*n),
+                MintDoor::Down => world.mint.take_down(),
+                MintDoor::Up => world.mint.bring_up(),
+            }
+            Ok("set".into())
+        }
+        Op::Restart | Op::ReconcileElsewhere | Op::Restore => unreachable!("run handles {op}"),
+    }
+}
+
+/// Runs `case` once more and again without each step in turn, keeping every removal that still fails: the
+/// shortest failing sequence this finds.
+async fn shrink(world: &Arc<World>, case: &Case, root: &Path) -> Case {
+    let mut best = case.clone();
+    let mut tries = 0;
+    let mut changed = true;
+    while changed && tries < 80 {
+        changed = false;
+        let mut i = best.steps.len();
+        while i > 0 && tries < 80 {
+            i -= 1;
+            let mut without = best.clone();
+            without.steps.remove(i);
+            tries += 1;
+            if run(world, &without, root, &mut Reached::default()).await.is_err() {
+                best = without;
+                changed = true;
+                continue;
+            }
+            if best.steps[i].abort.is_some() {
+                let mut calmer = best.clone();
+                calmer.steps[i].abort = None;
+                tries += 1;
+                if run(world, &calmer, root, &mut Reached::default()).await.is_err() {
+                    best = calmer;
+                    changed = true;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Where the kept failing cases live: replayed first on every run.
+fn regressions_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("budget/explore/regressions.txt")
+}
+
+fn kept_cases() -> Vec<Case> {
+    let text = std::fs::read_to_string(regressions_file()).unwrap_or_default();
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| Case::parse(line).unwrap_or_else(|e| panic!("regressions.txt: {line}: {e}")))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_money_explorer_finds_no_lost_or_double_counted_sat() {
+    let points = faults::all();
+    let env_number = |name: &str| std::env::var(name).ok().map(|v| v.parse::<u64>().expect("a number"));
+    let sequences = env_number("AIUI_EXPLORE_SEQUENCES").unwrap_or(200);
+    let first_seed = env_number("AIUI_EXPLORE_FIRST_SEED").unwrap_or(1);
+    let mut cases: Vec<(String, Case)> = Vec::new();
+    if let Ok(line) = std::env::var("AIUI_EXPLORE_CASE") {
+        cases.push(("the given case".into(), Case::parse(&line).expect("AIUI_EXPLORE_CASE reads as a case")));
+    } else if let Some(seed) = env_number("AIUI_EXPLORE_SEED") {
+        cases.push((format!("seed {seed}"), Case::draw(seed, &points)));
+    } else {
+        cases.extend(kept_cases().into_iter().enumerate().map(|(n, case)| (format!("kept case {n}"), case)));
+        cases.extend(
+            (first_seed..first_seed + sequences).map(|seed| (format!("seed {seed}"), Case::draw(seed, &points))),
+        );
+    }
+    let worlds = [World::start(0).await, World::start(100).await];
+    let root = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let mut reached = Reached::default();
+    for (name, case) in &cases {
+        let world = &worlds[usize::from(case.config.fee_ppk > 0)];
+        let mut this = Reached::default();
+        let outcome = run(world, case, root.path(), &mut this).await;
+        reached.add(&this);
+        if let Err(violation) = outcome {
+            let shrunk = shrink(world, case, root.path()).await;
+            let replay = match name.strip_prefix("seed ") {
+                Some(seed) => format!("AIUI_EXPLORE_SEED={seed}"),
+                None => format!("AIUI_EXPLORE_CASE='{}'", case.line()),
+            };
+            panic!(
+                "{name} found a violation: {violation}\n  the case:   {}\n  shrunk to:  {}\n  replay:     {replay} \
+                 cargo test -p aiui-tests --test integration budget::explore -- --nocapture\n  keep it:    add the \
+                 shrunk line to tests/budget/explore/regressions.txt",
+                case.line(),
+                shrunk.line()
+            );
+        }
+    }
+    let elapsed = started.elapsed();
+    let mut table = vec![format!(
+        "money explorer: {} sequences in {:.0} s, {} aborted steps, 0 violations",
+        cases.len(),
+        elapsed.as_secs_f64(),
+        reached.aborts
+    )];
+    table.push(format!("{:<36} {:>8}", "operation", "steps"));
+    for kind in Op::KINDS {
+        table.push(format!("{kind:<36} {:>8}", reached.kinds.get(kind).copied().unwrap_or(0)));
+    }
+    table.push(format!("{:<36} {:>8}", "fault point", "passes"));
+    for point in &points {
+        table.push(format!("{point:<36} {:>8}", reached.points.get(point).copied().unwrap_or(0)));
+    }
+    eprintln!("{}", table.join("\n"));
+    if cases.len() >= 100 {
+        let unreached: Vec<_> = points.iter().filter(|p| !reached.points.contains_key(*p)).collect();
+        assert!(unreached.is_empty(), "fault points no sequence reached: {unreached:?}");
+    }
+}

@@ -1,0 +1,267 @@
+//! The explorer's operations: every money operation the owner, a provider, a friend's wallet, a mint or a second
+//! process can do, drawn from a seed, written as one readable line each (a failing case is kept that way), and
+//! performed through the same doors production uses.
+
+use std::fmt;
+use std::str::FromStr;
+
+use rand::Rng;
+use rand::rngs::StdRng;
+
+use crate::support::provider::Fault;
+
+/// How a provider behaves on one paid request: every behaviour the hostile tests know that ends within a turn.
+pub const BEHAVIOURS: &[(&str, Fault)] = &[
+    ("honest", Fault::None),
+    ("402", Fault::PaymentRequired),
+    ("upstream-502-with-refund", Fault::UpstreamError),
+    ("500-refund-later", Fault::InternalNoChange),
+    ("says-already-spent", Fault::AlreadySpent),
+    ("change-larger-than-paid", Fault::ChangeLargerThanPaid),
+    ("own-spent-token-as-change", Fault::OwnTokenAsChange),
+    ("own-unspent-token-as-change", Fault::OwnTokenUnredeemedAsChange),
+    ("redeem-then-402", Fault::RedeemThen402),
+    ("huge-402", Fault::Huge402),
+    ("redeem-part-then-500", Fault::RedeemPartThen500),
+];
+
+/// What the mint's door does to AIUI's next requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MintDoor {
+    /// The next `n` requests are carried out and their answers lost.
+    LoseAnswers(usize),
+    /// The next `n` requests fail before the mint sees them.
+    FailBefore(usize),
+    /// The next `n` looks at a melt quote get a 400 (a mint erring about a melt it paid).
+    FailMeltLooks(usize),
+    Down,
+    Up,
+}
+
+/// One operation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    /// The owner pays an invoice of `sats` into the wallet.
+    Fund(u64),
+    /// A paid request; the provider behaves as `BEHAVIOURS[n]` says.
+    Pay(usize),
+    Reconcile,
+    /// The process ends cleanly and a new one opens the data dir.
+    Restart,
+    /// A second OS process reconciles the same data dir while the next operation runs.
+    ReconcileElsewhere,
+    /// A withdrawal of `sats` to an invoice the mint pays at once, or (`held`) keeps pending until the heal.
+    Withdraw {
+        sats: u64,
+        held: bool,
+    },
+    /// A token of `sats` for a friend's wallet.
+    Send(u64),
+    /// The friend claims the newest token still out: all of it, or only its largest proof.
+    Claim {
+        whole: bool,
+    },
+    /// The owner takes back the newest token still out.
+    TakeBack,
+    ReceiveSetAside,
+    DiscardSetAside,
+    /// The owner sets the allowance to `sats` more than what is spent and reserved now.
+    RaiseAllowance(u64),
+    /// The mint makes a new keyset; with `ending`, one whose `final_expiry` is within the wallet's margin.
+    RotateKeyset {
+        ending: bool,
+    },
+    /// The provider's refund endpoint sits behind a proxy answering `status` (0: reachable again).
+    RefundDoor(u16),
+    MintDoor(MintDoor),
+    /// The machine is lost: the words are restored into a new data dir on a fresh keyring.
+    Restore,
+}
+
+/// One step: an operation, and the fault point (with which of its passes) at which it is aborted, if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub op: Op,
+    pub abort: Option<(String, u64)>,
+}
+
+impl Op {
+    /// The operation's kind, for the table of what was reached.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Op::Fund(_) => "fund",
+            Op::Pay(_) => "pay",
+            Op::Reconcile => "reconcile",
+            Op::Restart => "restart",
+            Op::ReconcileElsewhere => "reconcile-elsewhere",
+            Op::Withdraw { held: false, .. } => "withdraw",
+            Op::Withdraw { held: true, .. } => "withdraw-held",
+            Op::Send(_) => "send",
+            Op::Claim { whole: true } => "claim-whole",
+            Op::Claim { whole: false } => "claim-part",
+            Op::TakeBack => "take-back",
+            Op::ReceiveSetAside => "receive-set-aside",
+            Op::DiscardSetAside => "discard-set-aside",
+            Op::RaiseAllowance(_) => "allowance",
+            Op::RotateKeyset { ending: false } => "rotate-keyset",
+            Op::RotateKeyset { ending: true } => "rotate-keyset-ending",
+            Op::RefundDoor(_) => "refund-door",
+            Op::MintDoor(_) => "mint-door",
+            Op::Restore => "restore",
+        }
+    }
+
+    /// Every kind, for the table (so that one never drawn shows as 0).
+    pub const KINDS: &'static [&'static str] = &[
+        "fund",
+        "pay",
+        "reconcile",
+        "restart",
+        "reconcile-elsewhere",
+        "withdraw",
+        "withdraw-held",
+        "send",
+        "claim-whole",
+        "claim-part",
+        "take-back",
+        "receive-set-aside",
+        "discard-set-aside",
+        "allowance",
+        "rotate-keyset",
+        "rotate-keyset-ending",
+        "refund-door",
+        "mint-door",
+        "restore",
+    ];
+}
+
+/// Draws a sequence of `len` steps; each step is aborted at a registered fault point with probability `abort_p`.
+pub fn draw(rng: &mut StdRng, len: usize, abort_p: f64, points: &[&'static str]) -> Vec<Step> {
+    (0..len)
+        .map(|_| {
+            let op = draw_op(rng);
+            let abort = rng.random_bool(abort_p).then(|| {
+                let point = points[rng.random_range(0..points.len())];
+                (point.to_owned(), if rng.random_bool(0.8) { 1 } else { 2 })
+            });
+            Step { op, abort }
+        })
+        .collect()
+}
+
+fn draw_op(rng: &mut StdRng) -> Op {
+    // Weights: paying and reconciling most, as the owner's app does.
+    match rng.random_range(0..100) {
+        0..=29 => Op::Pay(rng.random_range(0..BEHAVIOURS.len())),
+        30..=41 => Op::Reconcile,
+        42..=45 => Op::Restart,
+        46..=48 => Op::ReconcileElsewhere,
+        49..=51 => Op::Fund(rng.random_range(50..400)),
+        52..=57 => Op::Withdraw { sats: rng.random_range(5..120), held: rng.random_bool(0.3) },
+        58..=64 => Op::Send(rng.random_range(3..80)),
+        65..=70 => Op::Claim { whole: rng.random_bool(0.5) },
+        71..=74 => Op::TakeBack,
+        75..=78 => Op::ReceiveSetAside,
+        79..=80 => Op::DiscardSetAside,
+        81..=83 => Op::RaiseAllowance(rng.random_range(0..200)),
+        84..=85 => Op::RotateKeyset { ending: rng.random_bool(0.5) },
+        86..=89 => Op::RefundDoor([0, 502, 503, 504][rng.random_range(0..4)]),
+        90..=96 => Op::MintDoor(match rng.random_range(0..5) {
+            0 => MintDoor::LoseAnswers(rng.random_range(1..3)),
+            1 => MintDoor::FailBefore(rng.random_range(1..3)),
+            2 => MintDoor::FailMeltLooks(rng.random_range(1..3)),
+            3 => MintDoor::Down,
+            _ => MintDoor::Up,
+        }),
+        _ => Op::Restore,
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Op::Fund(sats) => write!(f, "fund:{sats}"),
+            Op::Pay(n) => write!(f, "pay:{}", BEHAVIOURS[*n].0),
+            Op::Withdraw { sats, held } => write!(f, "{}:{sats}", if *held { "withdraw-held" } else { "withdraw" }),
+            Op::Send(sats) => write!(f, "send:{sats}"),
+            Op::RaiseAllowance(sats) => write!(f, "allowance:{sats}"),
+            Op::RefundDoor(status) => write!(f, "refund-door:{status}"),
+            Op::MintDoor(door) => match door {
+                MintDoor::LoseAnswers(n) => write!(f, "mint-door:lose-answers:{n}"),
+                MintDoor::FailBefore(n) => write!(f, "mint-door:fail-before:{n}"),
+                MintDoor::FailMeltLooks(n) => write!(f, "mint-door:fail-melt-looks:{n}"),
+                MintDoor::Down => write!(f, "mint-door:down"),
+                MintDoor::Up => write!(f, "mint-door:up"),
+            },
+            other => f.write_str(other.kind()),
+        }
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.abort {
+            Some((point, nth)) => write!(f, "{}@{point}#{nth}", self.op),
+            None => write!(f, "{}", self.op),
+        }
+    }
+}
+
+impl FromStr for Step {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let (op, abort) = match text.split_once('@') {
+            Some((op, abort)) => {
+                let (point, nth) = abort.split_once('#').ok_or_else(|| format!("{text}: no #pass after the point"))?;
+                let nth = nth.parse().map_err(|_| format!("{text}: the pass is not a number"))?;
+                (op, Some((point.to_owned(), nth)))
+            }
+            None => (text, None),
+        };
+        let number = |s: &str| s.parse::<u64>().map_err(|_| format!("{text}: {s:?} is not a number"));
+        let parts: Vec<&str> = op.split(':').collect();
+        let op = match parts.as_slice() {
+            ["fund", sats] => Op::Fund(number(sats)?),
+            ["pay", name] => Op::Pay(
+                BEHAVIOURS.iter().position(|(n, _)| n == name).ok_or_else(|| format!("{text}: no behaviour {name}"))?,
+            ),
+            ["withdraw", sats] => Op::Withdraw { sats: number(sats)?, held: false },
+            ["withdraw-held", sats] => Op::Withdraw { sats: number(sats)?, held: true },
+            ["send", sats] => Op::Send(number(sats)?),
+            ["allowance", sats] => Op::RaiseAllowance(number(sats)?),
+            ["refund-door", status] => Op::RefundDoor(number(status)? as u16),
+            ["mint-door", "lose-answers", n] => Op::MintDoor(MintDoor::LoseAnswers(number(n)? as usize)),
+            ["mint-door", "fail-before", n] => Op::MintDoor(MintDoor::FailBefore(number(n)? as usize)),
+            ["mint-door", "fail-melt-looks", n] => Op::MintDoor(MintDoor::FailMeltLooks(number(n)? as usize)),
+            ["mint-door", "down"] => Op::MintDoor(MintDoor::Down),
+            ["mint-door", "up"] => Op::MintDoor(MintDoor::Up),
+            ["reconcile"] => Op::Reconcile,
+            ["restart"] => Op::Restart,
+            ["reconcile-elsewhere"] => Op::ReconcileElsewhere,
+            ["claim-whole"] => Op::Claim { whole: true },
+            ["claim-part"] => Op::Claim { whole: false },
+            ["take-back"] => Op::TakeBack,
+            ["receive-set-aside"] => Op::ReceiveSetAside,
+            ["discard-set-aside"] => Op::DiscardSetAside,
+            ["rotate-keyset"] => Op::RotateKeyset { ending: false },
+            ["rotate-keyset-ending"] => Op::RotateKeyset { ending: true },
+            ["restore"] => Op::Restore,
+            _ => return Err(format!("{text}: not an operation")),
+        };
+        Ok(Step { op, abort })
+    }
+}
+
+#[test]
+fn every_step_reads_back_as_it_was_written() {
+    use rand::SeedableRng;
+    let points = aiui_core::faults::all();
+    for seed in 0..50 {
+        let mut rng = StdRng::seed_from_u64(seed);
+        for step in draw(&mut rng, 40, 0.3, &points) {
+            let line = step.to_string();
+            assert_eq!(line.parse::<Step>(), Ok(step), "{line}");
+        }
+    }
+}
