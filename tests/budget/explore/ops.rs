@@ -10,6 +10,9 @@ use rand::rngs::StdRng;
 
 use crate::support::provider::Fault;
 
+/// The abort point that stands for whichever point a step passes (`pay@any#3`: at its third pass of any point).
+pub const ANY: &str = "any";
+
 /// How a provider behaves on one paid request: every behaviour the hostile tests know that ends within a turn.
 pub const BEHAVIOURS: &[(&str, Fault)] = &[
     ("honest", Fault::None),
@@ -140,9 +143,14 @@ pub fn draw(rng: &mut StdRng, len: usize, abort_p: f64, points: &[&'static str])
     (0..len)
         .map(|_| {
             let op = draw_op(rng);
+            // Mostly whichever point the step passes first, second, ...: every point on its path, new ones
+            // included, without a list of paths; sometimes a named point from the registry.
             let abort = rng.random_bool(abort_p).then(|| {
-                let point = points[rng.random_range(0..points.len())];
-                (point.to_owned(), if rng.random_bool(0.8) { 1 } else { 2 })
+                if rng.random_bool(0.85) {
+                    (ANY.to_owned(), rng.random_range(1..=5))
+                } else {
+                    (points[rng.random_range(0..points.len())].to_owned(), 1)
+                }
             });
             Step { op, abort }
         })

@@ -94,8 +94,18 @@ mod plan {
     /// Which point aborts the future it runs, at which of its passes, and how often each point was passed.
     #[derive(Debug, Default)]
     pub struct Plan {
-        armed: Option<(&'static str, u64)>,
+        armed: Option<(Armed, u64)>,
         reached: Mutex<BTreeMap<&'static str, u64>>,
+        /// Passes of any point so far, and the point the future was aborted at.
+        passes: Mutex<(u64, Option<&'static str>)>,
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Armed {
+        Point(&'static str),
+        /// Whichever point is passed: the explorer's way to reach every point on a path, new ones included, without
+        /// knowing the path.
+        Any,
     }
 
     impl Plan {
@@ -111,7 +121,17 @@ mod plan {
                 .into_iter()
                 .find(|p| *p == point)
                 .unwrap_or_else(|| panic!("{point:?} is not a registered fault point (aiui_core::faults::GROUPS)"));
-            Arc::new(Self { armed: Some((point, nth.max(1))), reached: Mutex::default() })
+            Arc::new(Self { armed: Some((Armed::Point(point), nth.max(1))), ..Self::default() })
+        }
+
+        /// A plan that aborts at the `nth` pass (from 1) of any point.
+        pub fn abort_at_any(nth: u64) -> Arc<Self> {
+            Arc::new(Self { armed: Some((Armed::Any, nth.max(1))), ..Self::default() })
+        }
+
+        /// The point the future was aborted at, if it was.
+        pub fn aborted_at(&self) -> Option<&'static str> {
+            self.passes.lock().unwrap_or_else(|p| p.into_inner()).1
         }
 
         /// Runs `future` under this plan. The future is polled on the caller's task: an abort unwinds out of it,
@@ -128,13 +148,22 @@ mod plan {
 
     pub(super) fn reached(name: &'static str) {
         let _ = PLAN.try_with(|plan| {
-            let passes = {
+            let of_this = {
                 let mut reached = plan.reached.lock().unwrap_or_else(|p| p.into_inner());
                 let passes = reached.entry(name).or_insert(0);
                 *passes += 1;
                 *passes
             };
-            if plan.armed == Some((name, passes)) {
+            let mut passes = plan.passes.lock().unwrap_or_else(|p| p.into_inner());
+            passes.0 += 1;
+            let abort = match plan.armed {
+                Some((Armed::Point(point), nth)) => point == name && nth == of_this,
+                Some((Armed::Any, nth)) => nth == passes.0,
+                None => false,
+            };
+            if abort && passes.1.is_none() {
+                passes.1 = Some(name);
+                drop(passes);
                 std::panic::panic_any(format!("{ABORTED} {name}"));
             }
         });
