@@ -356,6 +356,76 @@ async fn the_words_and_the_mint_list_restore_every_sat_on_a_fresh_machine() {
     assert!(again.is_err_and(|e| e.to_string().contains("never overwrites")));
 }
 
+/// Review F5: a restore on the same machine (the keyring already holds the words, the wallet's file was lost) is
+/// killed after the first of two mints gave its proofs. Opening the wallet must not take that as a finished restore:
+/// it says the restore is unfinished, and the next restore starts over and finds every sat at both mints.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_restore_killed_between_two_mints_is_never_taken_as_finished() {
+    let (first, second) = (TestMint::start().await, TestMint::start().await);
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&first, dir.path(), &secrets, 0, 200).await;
+    for (mint, sats) in [(&first, 300), (&second, 200)] {
+        let invoice = payments.wallet().mint_invoice(&mint.url(), sats).await.unwrap();
+        payments
+            .wallet()
+            .wait_minted(&mint.url(), &invoice.quote_id, std::time::Duration::from_secs(20))
+            .await
+            .unwrap();
+    }
+    let backup = payments.wallet().backup(&secrets).await.unwrap();
+    assert_eq!(backup.mints.len(), 2);
+    drop(payments);
+    let words = backup.words.expose().clone();
+    let fresh = tempfile::tempdir().unwrap();
+    let mut child = command("restore", fresh.path(), &words, "ws://127.0.0.1:9", Some("after-restore-mint"))
+        .env("AIUI_PAY_MINTS", backup.mints.join(","))
+        .spawn()
+        .expect("the child starts");
+    wait_for(&mut child, "AIUI-FAULT-POINT").await;
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The same machine: its keyring still holds these words.
+    let keyring = Secrets::in_memory();
+    keyring.set(SecretName::WalletSeed, &backup.words).unwrap();
+    let opened = Wallet::open_with(fresh.path(), &keyring, test_wallet_options()).await;
+    let refused = opened.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(refused.contains("run the restore again"), "half a restore is not a wallet: {refused}");
+    let (_, found) =
+        Wallet::restore(fresh.path(), &keyring, &backup.words, &backup.mints, test_wallet_options(), false)
+            .await
+            .expect("the restore starts over");
+    assert_eq!(found.iter().map(|f| f.unspent_sats).sum::<u64>(), 500, "{found:?}");
+    let c = assert_conserved(open(fresh.path(), &keyring).await.conservation().await.unwrap());
+    assert_eq!((c.wallet_balance, c.received_total), (500, 500), "{c:?}");
+}
+
+/// Review F6: the wallet's file is lost but its ledger, which counted the same sats as minted, stays; a restore
+/// into that data dir must not count them again. The old ledger is kept aside and the sums hold.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_restore_beside_a_ledger_with_history_counts_the_balance_once() {
+    let mint = TestMint::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = Secrets::in_memory();
+    let payments = funded(&mint, dir.path(), &secrets, 400, 100).await;
+    let backup = payments.wallet().backup(&secrets).await.unwrap();
+    drop(payments);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(dir.path().join(format!("wallet.sqlite3{suffix}")));
+    }
+    let (wallet, _) = Wallet::restore(dir.path(), &secrets, &backup.words, &backup.mints, test_wallet_options(), false)
+        .await
+        .expect("restored beside the old ledger");
+    drop(wallet);
+    let c = assert_conserved(open(dir.path(), &secrets).await.conservation().await.unwrap());
+    assert_eq!((c.wallet_balance, c.received_total), (400, 400), "counted once: {c:?}");
+    let kept = std::fs::read_dir(dir.path()).unwrap().filter_map(Result::ok);
+    assert!(
+        kept.into_iter().any(|e| e.file_name().to_string_lossy().starts_with("ledger.sqlite3.before-restore-")),
+        "the old ledger is kept aside"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_restore_that_fails_at_a_mint_keeps_nothing_and_leaves_the_keyring_alone() {
     let mint = TestMint::start().await;
@@ -500,7 +570,7 @@ async fn a_restore_killed_at_any_step_ends_whole_and_counts_every_sat_once() {
         child.kill().unwrap();
         child.wait().unwrap();
         // The words reached the keyring only from "after-restore-keyring" on; before, the owner restores again.
-        let payments = if *point == "after-restore-fetched" {
+        let payments = if matches!(*point, "after-restore-mint" | "after-restore-fetched") {
             let keyring = Secrets::in_memory();
             let (wallet, _) =
                 Wallet::restore(fresh.path(), &keyring, &backup.words, &backup.mints, test_wallet_options(), false)

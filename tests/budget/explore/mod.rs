@@ -150,7 +150,6 @@ impl Case {
 }
 
 /// What happened to the sequence outside the data dir, kept across its process restarts.
-#[derive(Default)]
 struct Outside {
     /// Tokens sent out: the ledger id and the token, newest last.
     sent: Vec<(String, String)>,
@@ -158,6 +157,15 @@ struct Outside {
     held: Vec<String>,
     /// Set-aside tokens the owner discarded.
     discarded: Vec<String>,
+    /// What receiving set-aside tokens credited (the budget keeps counting the spend they lower); `None` once a
+    /// receive was cut off, when it is unknown.
+    set_aside_credited: Option<u64>,
+}
+
+impl Default for Outside {
+    fn default() -> Self {
+        Self { sent: Vec::new(), held: Vec::new(), discarded: Vec::new(), set_aside_credited: Some(0) }
+    }
 }
 
 /// One process on the sequence's data dir.
@@ -304,6 +312,9 @@ pub async fn run(world: &Arc<World>, case: &Case, root: &Path, reached: &mut Rea
                     Ok(_) => {}
                     Err(Aborted::AtPoint) => {
                         reached.aborts += 1;
+                        if matches!(op, Op::ReceiveSetAside) {
+                            outside.set_aside_credited = None;
+                        }
                         machine = reopen(machine, world, &config).await;
                     }
                     Err(Aborted::Panicked(why)) => return Err(label(&format!("panicked: {why}"))),
@@ -353,7 +364,8 @@ pub async fn run(world: &Arc<World>, case: &Case, root: &Path, reached: &mut Rea
     if Some(model::snapshot(&machine.payments).await?) != last {
         return Err("heal: one more reconcile in a fresh process still changed things".into());
     }
-    model::after_heal(world, &config, &machine.payments, &machine.dir, &outside.discarded).await
+    model::after_heal(world, &config, &machine.payments, &machine.dir, &outside.discarded, outside.set_aside_credited)
+        .await
 }
 
 async fn fund(machine: &Machine, world: &World, sats: u64) -> Result<(), String> {
@@ -516,7 +528,12 @@ async fn perform(context: &StepContext, op: &Op) -> Result<String, String> {
             // The owner receives every token set aside (one may be worthless, another worth more than its payment).
             let mut received = Vec::new();
             for entry in payments.set_aside_tokens().map_err(fail)? {
-                received.push(payments.receive_set_aside(&entry.id).await.map_err(fail));
+                let done = payments.receive_set_aside(&entry.id).await.map_err(fail);
+                if let Ok((_, credited)) = &done {
+                    let mut outside = context.outside.lock().unwrap();
+                    outside.set_aside_credited = outside.set_aside_credited.map(|sum| sum + credited);
+                }
+                received.push(done);
             }
             Ok(format!("{received:?}"))
         }

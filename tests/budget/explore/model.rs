@@ -97,6 +97,7 @@ pub async fn after_heal(
     payments: &Payments,
     dir: &Path,
     discarded: &[String],
+    set_aside_credited: Option<u64>,
 ) -> Result<(), String> {
     let sums = payments.conservation().await.map_err(|e| e.to_string())?;
     if !sums.holds() {
@@ -159,13 +160,18 @@ pub async fn after_heal(
         }
     }
 
-    // The budget counts exactly what the ledger settled, in periods that each kept their ceiling.
+    // The budget counts what the ledger settled, in periods that each kept their ceiling; a set-aside token the
+    // owner received lowers the ledger's spend but not the allowance's count, by at most what it credited.
     let periods = payments.budget().periods();
     let counted: u64 = periods.iter().map(|p| p.spent_sats).sum();
     let reserved: u64 = periods.iter().map(|p| p.reserved_sats).sum();
-    if open.is_empty() && (counted != sums.settled_spend + sums.fees || reserved != 0) {
+    let settled = sums.settled_spend + sums.fees;
+    let above = counted.checked_sub(settled);
+    let allowed_above = set_aside_credited.unwrap_or(u64::MAX);
+    if open.is_empty() && (above.is_none_or(|above| above > allowed_above) || reserved != 0) {
         return Err(format!(
-            "budget: counted {counted} and reserved {reserved}, the ledger settled {} spend and {} fees",
+            "budget: counted {counted} and reserved {reserved}, the ledger settled {} spend and {} fees (set-aside \
+             receipts credited {set_aside_credited:?})",
             sums.settled_spend, sums.fees
         ));
     }

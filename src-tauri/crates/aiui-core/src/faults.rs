@@ -31,8 +31,10 @@ pub const RECONCILE_POINTS: &[&str] =
 pub const OUTFLOW_POINTS: &[&str] =
     &["after-withdrawal-row", "after-withdrawal-pending", "after-send-row", "after-send-recorded", "after-take-back"];
 
-/// Points inside a restore: the proofs fetched from the mints, the words in the keyring, one mint recorded.
-pub const RESTORE_POINTS: &[&str] = &["after-restore-fetched", "after-restore-keyring", "after-restore-recorded"];
+/// Points inside a restore: one mint's proofs fetched (before the next mint is asked), every mint's, the words in
+/// the keyring, one mint recorded.
+pub const RESTORE_POINTS: &[&str] =
+    &["after-restore-mint", "after-restore-fetched", "after-restore-keyring", "after-restore-recorded"];
 
 /// The point between receiving a set-aside token the owner asked for and crediting it in the ledger.
 pub const SET_ASIDE_POINTS: &[&str] = &["after-set-aside-received"];

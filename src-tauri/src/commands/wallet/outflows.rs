@@ -9,7 +9,9 @@ use aiui_core::i18n::{Locale, text};
 use aiui_core::pay::{TakenBack, Withdrawal, WithdrawalOutcome, WithdrawalQuote, clean_invoice};
 use tauri::{Runtime, State, Webview};
 
-use super::{APPROVAL_TTL_S, Approval, WalletDesk, no_wallet, now_s, open, pay_error, qr_error, short, timed, view};
+use super::{
+    APPROVAL_TTL_S, Approval, WalletDesk, no_wallet, now_s, open, pay_error, qr_error, short, to_the_end, view,
+};
 use crate::Shell;
 use crate::commands::{CommandError, require_trusted};
 use crate::ipc::{ApprovalView, QrView, SentTokenView, WalletDoneView};
@@ -35,7 +37,7 @@ pub async fn trusted_wallet_quote_withdrawal<R: Runtime>(
     let mint = mint.map(|m| m.trim().to_owned()).filter(|m| !m.is_empty());
     let desk = WalletDesk::of(&webview);
     let payments = desk.payments(&shell, &wallet);
-    let quote = timed(payments.quote_withdrawal(&invoice, mint.as_deref(), everything), locale).await?;
+    let quote = to_the_end(payments.quote_withdrawal(&invoice, mint.as_deref(), everything), locale).await?;
     let now = now_s();
     let expires_at_s =
         if quote.expires_at_s > now { quote.expires_at_s.min(now + APPROVAL_TTL_S) } else { now + APPROVAL_TTL_S };

@@ -34,6 +34,7 @@ pay-unfinished-send-token = die Mint hat keine klare Antwort gegeben, während d
 pay-unfinished-send-ledger = das Zahlungsbuch konnte den Token nicht verbuchen ({ $error }); er wurde nicht gezeigt, und der nächste Abgleich holt ihn zurück
 pay-unfinished-receive = der Empfang eines Tokens bei { $mint } wurde begonnen und nicht beendet; der nächste Abgleich beendet ihn
 pay-unfinished-take-back = das Zurückholen eines Tokens bei { $mint } wurde begonnen und nicht beendet
+pay-unfinished-restore = eine Wiederherstellung aus den Sicherungswörtern wurde beendet, bevor jede Mint ihr Ecash zurückgegeben hatte; nichts ist verloren: Starte die Wiederherstellung mit denselben Wörtern und Mints erneut
 
 ## Ein eingegebener Dollarbetrag oder Preis, abgelehnt. $text ist das Eingegebene.
 price-error-amount = { $text } ist kein Betrag in US-Dollar (z. B. 5 oder 2,50)

@@ -38,6 +38,7 @@ pay-unfinished-send-token = the mint gave no clear answer while the token was be
 pay-unfinished-send-ledger = the ledger could not record the token ({ $error }); it was not shown, and the next reconcile takes it back
 pay-unfinished-receive = receiving a token at { $mint } was begun and not finished; it is finished by the next reconcile
 pay-unfinished-take-back = taking a token back at { $mint } was begun and not finished
+pay-unfinished-restore = a restore from the backup words stopped before every mint gave back its ecash; nothing is lost: run the restore again with the same words and mints
 
 ## A dollar amount or price the owner typed, refused (pricing/mod.rs, PriceError::text). $text is what was typed.
 price-error-amount = { $text } is not an amount in US dollars (e.g. 5 or 2.50)

@@ -34,6 +34,7 @@ pay-unfinished-send-token = la mint no dio una respuesta clara mientras se creab
 pay-unfinished-send-ledger = el libro no pudo registrar el token ({ $error }); no se mostró, y la próxima conciliación lo recupera
 pay-unfinished-receive = se empezó a recibir un token en { $mint } y no se terminó; la próxima conciliación lo termina
 pay-unfinished-take-back = se empezó a recuperar un token en { $mint } y no se terminó
+pay-unfinished-restore = una restauración desde las palabras de respaldo se detuvo antes de que cada mint devolviera su ecash; no se pierde nada: vuelve a ejecutar la restauración con las mismas palabras y mints
 
 ## Un importe en dólares o un precio escrito por el propietario, rechazado. $text es lo que se escribió.
 price-error-amount = { $text } no es un importe en dólares estadounidenses (p. ej. 5 o 2,50)

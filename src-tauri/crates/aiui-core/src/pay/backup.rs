@@ -9,7 +9,7 @@ use cdk_common::database::WalletDatabase;
 
 use super::ledger::Ledger;
 use super::wallet::WalletOptions;
-use super::{PayError, Payments, Wallet};
+use super::{PayError, Payments, Unfinished, Wallet};
 use crate::Secret;
 use crate::budget::normalize_mint_url;
 use crate::secrets::{SecretName, Secrets};
@@ -20,6 +20,8 @@ pub const BACKUP_REMINDER_SATS: u64 = 1_000;
 const BACKUP_CONFIRMED: &str = "backup_confirmed_ms";
 /// Set while a restore runs (its start, ms): see [`Wallet::restore`] and [`Wallet::finish_restore`].
 const RESTORE_UNFINISHED: &str = "restore_unfinished_ms";
+/// Set once every listed mint gave its proofs: only then may a restore be finished rather than started over.
+const RESTORE_FETCHED: &str = "restore_fetched_ms";
 
 /// What the owner writes down: the words, and the mints (restore asks each of them for its proofs).
 #[derive(Debug, Clone)]
@@ -128,15 +130,21 @@ impl Wallet {
         crate::paths::ensure_private_dir(data_dir)
             .map_err(|e| PayError::Store(format!("{}: {e}", data_dir.display())))?;
         let db_path = data_dir.join("wallet.sqlite3");
-        let ledger = Ledger::open(&data_dir.join("ledger.sqlite3"))?;
-        // A restore that died before the words reached the keyring left a wallet nobody can open: its proofs are
-        // the mints' to give again, so it is done again from the start (and what it had recorded is taken back).
+        let ledger_path = data_dir.join("ledger.sqlite3");
+        let mut ledger = Ledger::open(&ledger_path)?;
+        // A restore that died before every mint gave its proofs, or before the words reached the keyring, is done
+        // again from the start (and what it had recorded is taken back): its proofs are the mints' to give again.
+        // With the same words already in the keyring, a restore cut off between two mints would otherwise be
+        // taken as complete (review F5).
         if let Some(unfinished) = ledger.meta(RESTORE_UNFINISHED)?
-            && secrets.get(SecretName::WalletSeed).map_err(|e| PayError::Keyring(e.to_string()))?.is_none()
+            && (ledger.meta(RESTORE_FETCHED)?.is_none()
+                || secrets.get(SecretName::WalletSeed).map_err(|e| PayError::Keyring(e.to_string()))?.is_none())
         {
             tracing::info!("wallet: an earlier restore did not finish; starting it again");
             remove_wallet_files(&db_path);
             ledger.forget_restore(unfinished)?;
+            ledger.clear_meta(RESTORE_UNFINISHED)?;
+            ledger.clear_meta(RESTORE_FETCHED)?;
         }
         let empty_wallet_here = db_path.exists();
         if empty_wallet_here && holds_proofs(&db_path).await? {
@@ -159,6 +167,14 @@ impl Wallet {
             ));
         }
         let aside = empty_wallet_here.then(|| set_aside(&db_path)).transpose()?;
+        // A ledger that counted an earlier life of the wallet (the same sats minted or received, payments open) would
+        // count the restored balance a second time (review F6): it is kept aside, and the restore starts a new one.
+        if ledger.has_history()? {
+            drop(ledger);
+            let kept = set_aside_ledger(&ledger_path)?;
+            tracing::warn!(kept = %kept.display(), "wallet: the ledger's history was kept aside; the restore starts a new ledger");
+            ledger = Ledger::open(&ledger_path)?;
+        }
         let started = crate::now_ms();
         ledger.set_meta(RESTORE_UNFINISHED, started)?;
         drop(ledger);
@@ -176,6 +192,7 @@ impl Wallet {
                     pending_sats: got.pending.to_u64(),
                     spent_sats: got.spent.to_u64(),
                 });
+                crate::faults::hit("after-restore-mint");
             }
             Ok::<_, PayError>((wallet, found))
         }
@@ -192,6 +209,7 @@ impl Wallet {
             }
         };
         crate::faults::hit("after-restore-fetched");
+        Ledger::open(&ledger_path)?.set_meta(RESTORE_FETCHED, crate::now_ms())?;
         if let Err(e) = secrets.set(SecretName::WalletSeed, &words) {
             drop(wallet);
             remove_wallet_files(&db_path);
@@ -209,18 +227,25 @@ impl Wallet {
     /// finishes it) never count it twice. Then the restore is done.
     pub(super) async fn finish_restore(&self) -> Result<(), PayError> {
         let Some(started) = self.ledger().meta(RESTORE_UNFINISHED)? else { return Ok(()) };
+        if self.ledger().meta(RESTORE_FETCHED)?.is_none() {
+            // Not every mint gave its proofs: what is here is part of the wallet, and only a restore finishes it.
+            return Err(PayError::Unfinished(Unfinished::Restore));
+        }
         for (mint, balance) in self.balances().await? {
             if balance > 0 {
                 self.ledger().record_restored(&format!("restore:{started}:{mint}"), &mint, balance)?;
             }
             crate::faults::hit("after-restore-recorded");
         }
+        self.ledger().clear_meta(RESTORE_FETCHED)?;
         self.ledger().clear_meta(RESTORE_UNFINISHED)
     }
 }
 
 fn wallet_ledger_clear(data_dir: &Path) -> Result<(), PayError> {
-    Ledger::open(&data_dir.join("ledger.sqlite3"))?.clear_meta(RESTORE_UNFINISHED)
+    let ledger = Ledger::open(&data_dir.join("ledger.sqlite3"))?;
+    ledger.clear_meta(RESTORE_FETCHED)?;
+    ledger.clear_meta(RESTORE_UNFINISHED)
 }
 
 /// Whether cdk's store at `path` holds any proof, in any state.
@@ -242,6 +267,19 @@ fn set_aside(db_path: &Path) -> Result<PathBuf, PayError> {
     std::fs::rename(db_path, &aside).map_err(|e| PayError::Store(format!("{}: {e}", db_path.display())))?;
     for suffix in ["-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", db_path.display()));
+    }
+    Ok(aside)
+}
+
+/// Moves a ledger with history aside (kept, never deleted), with its -wal and -shm files.
+fn set_aside_ledger(path: &Path) -> Result<PathBuf, PayError> {
+    let aside = path.with_extension(format!("sqlite3.before-restore-{}", crate::now_ms()));
+    std::fs::rename(path, &aside).map_err(|e| PayError::Store(format!("{}: {e}", path.display())))?;
+    for suffix in ["-wal", "-shm"] {
+        let from = format!("{}{suffix}", path.display());
+        if Path::new(&from).exists() {
+            let _ = std::fs::rename(&from, format!("{}{suffix}", aside.display()));
+        }
     }
     Ok(aside)
 }

@@ -113,6 +113,8 @@ pub enum Unfinished {
     Receive { mint: String },
     /// Taking a token back was begun at `mint` and not finished.
     TakeBack { mint: String },
+    /// A restore from the backup words stopped before every mint gave its proofs.
+    Restore,
 }
 
 impl Unfinished {
@@ -132,6 +134,7 @@ impl Unfinished {
             Self::TakeBack { mint } => {
                 i18n::text(locale, "pay-unfinished-take-back", &[("mint", mint.as_str().into())])
             }
+            Self::Restore => i18n::text(locale, "pay-unfinished-restore", &[]),
         }
     }
 }

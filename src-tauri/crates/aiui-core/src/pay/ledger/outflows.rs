@@ -301,6 +301,18 @@ impl Ledger {
             .map_err(db_err)
     }
 
+    /// Whether the ledger counted anything: sats that came in, a payment, or an outflow.
+    pub fn has_history(&self) -> Result<bool, PayError> {
+        self.conn()
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM inflows) OR EXISTS (SELECT 1 FROM payments) \
+                 OR EXISTS (SELECT 1 FROM outflows)",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(db_err)
+    }
+
     /// Takes back what the restore begun at `started` recorded: it is being done again from the start.
     pub fn forget_restore(&self, started: i64) -> Result<(), PayError> {
         self.conn()
