@@ -240,7 +240,7 @@ routstr-verdict-kept-in-ledger = el pago queda en el libro de cuentas; su reembo
 
 wallet-set-aside = { $provider } devolvió un token que no cuenta: { $reason }. Se contó como 0 sats devueltos y se apartó (no se recibió), así que este pago cuenta entero. El propietario puede verlo con `aiui-cli wallet set-aside` y recibirlo o descartarlo allí.
 wallet-set-aside-received = El token que { $provider } había devuelto, apartado, se recibió a petición del propietario: { $sats } sats de { $mint }.
-wallet-echoed-unredeemed = { $provider } devolvió el mismo token con el que se le pagó, y la mint dice que nunca se canjeó: se recuperó ({ $sats } sats están de nuevo en la cartera) y esta petición no costó nada.
+wallet-echoed-unredeemed = { $provider } devolvió el mismo token con el que se le pagó, y la mint dice que nunca se canjeó: se recuperó ({ $sats } sats están de nuevo en la cartera) y esta petición no tuvo ningún coste.
 wallet-written-off = { $spent } de los { $paid } sats pagados a { $provider } se dieron por gastados tras vigilar el pago durante { $watched }: { $why }. El presupuesto los cuenta en el periodo en que se hizo el pago.
 wallet-written-off-request = { $spent } de los { $paid } sats pagados a { $provider } (petición { $request }) se dieron por gastados tras vigilar el pago durante { $watched }: { $why }. El presupuesto los cuenta en el periodo en que se hizo el pago.
 wallet-why-partly-back = parte del token se canjeó o está atascada en la mint; los { $back } sats aún sin gastar se recuperaron en la cartera
