@@ -138,16 +138,41 @@ impl Op {
     ];
 }
 
-/// Draws a sequence of `len` steps; each step is aborted at a registered fault point with probability `abort_p`.
-pub fn draw(rng: &mut StdRng, len: usize, abort_p: f64, points: &[&'static str]) -> Vec<Step> {
+/// Which operations and provider behaviours a sequence may draw, and how often its steps are aborted: drawn once
+/// per seed (swarm testing, as TigerBeetle's VOPR does), so that some sequences dwell on a few operations and reach
+/// the deep combinations (a partial redemption, then a reconcile cut off mid-way) that uniform draws seldom make.
+#[derive(Debug, Clone)]
+pub struct Swarm {
+    kinds: Vec<u32>,
+    behaviours: Vec<usize>,
+    abort_p: f64,
+    deepest_pass: u64,
+}
+
+impl Swarm {
+    pub fn draw(rng: &mut StdRng) -> Self {
+        // Paying and reconciling are always on; every other kind is on with a chance of one half.
+        let kinds = (0..KIND_COUNT).filter(|&k| k < 2 || rng.random_bool(0.5)).collect();
+        let mut behaviours: Vec<usize> = (0..BEHAVIOURS.len()).filter(|_| rng.random_bool(0.4)).collect();
+        if behaviours.is_empty() {
+            behaviours.push(rng.random_range(0..BEHAVIOURS.len()));
+        }
+        let abort_p = [0.1, 0.25, 0.5][rng.random_range(0..3)];
+        let deepest_pass = [2, 5][rng.random_range(0..2)];
+        Self { kinds, behaviours, abort_p, deepest_pass }
+    }
+}
+
+/// Draws a sequence of `len` steps under `swarm`; an aborted step names a registered point or `any`.
+pub fn draw(rng: &mut StdRng, len: usize, swarm: &Swarm, points: &[&'static str]) -> Vec<Step> {
     (0..len)
         .map(|_| {
-            let op = draw_op(rng);
+            let op = draw_op(rng, swarm);
             // Mostly whichever point the step passes first, second, ...: every point on its path, new ones
             // included, without a list of paths; sometimes a named point from the registry.
-            let abort = rng.random_bool(abort_p).then(|| {
+            let abort = rng.random_bool(swarm.abort_p).then(|| {
                 if rng.random_bool(0.85) {
-                    (ANY.to_owned(), rng.random_range(1..=5))
+                    (ANY.to_owned(), rng.random_range(1..=swarm.deepest_pass))
                 } else {
                     (points[rng.random_range(0..points.len())].to_owned(), 1)
                 }
@@ -157,31 +182,65 @@ pub fn draw(rng: &mut StdRng, len: usize, abort_p: f64, points: &[&'static str])
         .collect()
 }
 
-fn draw_op(rng: &mut StdRng) -> Op {
-    // Weights: paying and reconciling most, as the owner's app does.
-    match rng.random_range(0..100) {
-        0..=29 => Op::Pay(rng.random_range(0..BEHAVIOURS.len())),
-        30..=41 => Op::Reconcile,
-        42..=45 => Op::Restart,
-        46..=48 => Op::ReconcileElsewhere,
-        49..=51 => Op::Fund(rng.random_range(50..400)),
-        52..=57 => Op::Withdraw { sats: rng.random_range(5..120), held: rng.random_bool(0.3) },
-        58..=64 => Op::Send(rng.random_range(3..80)),
-        65..=70 => Op::Claim { whole: rng.random_bool(0.5) },
-        71..=74 => Op::TakeBack,
-        75..=78 => Op::ReceiveSetAside,
-        79..=80 => Op::DiscardSetAside,
-        81..=83 => Op::RaiseAllowance(rng.random_range(0..200)),
-        84..=85 => Op::RotateKeyset { ending: rng.random_bool(0.5) },
-        86..=89 => Op::RefundDoor([0, 502, 503, 504][rng.random_range(0..4)]),
-        90..=96 => Op::MintDoor(match rng.random_range(0..5) {
-            0 => MintDoor::LoseAnswers(rng.random_range(1..3)),
-            1 => MintDoor::FailBefore(rng.random_range(1..3)),
-            2 => MintDoor::FailMeltLooks(rng.random_range(1..3)),
-            3 => MintDoor::Down,
-            _ => MintDoor::Up,
-        }),
-        _ => Op::Restore,
+/// Kinds of operation a swarm turns on or off (paying and reconciling first: always on).
+const KIND_COUNT: u32 = 15;
+
+fn draw_op(rng: &mut StdRng, swarm: &Swarm) -> Op {
+    // Paying and reconciling weigh most, as in the owner's app.
+    let weights: [(u32, u32); KIND_COUNT as usize] = [
+        (0, 30),
+        (1, 12),
+        (2, 4),
+        (3, 3),
+        (4, 3),
+        (5, 6),
+        (6, 7),
+        (7, 6),
+        (8, 4),
+        (9, 4),
+        (10, 2),
+        (11, 3),
+        (12, 2),
+        (13, 4),
+        (14, 9),
+    ];
+    let on: Vec<(u32, u32)> = weights.into_iter().filter(|(k, _)| swarm.kinds.contains(k)).collect();
+    let total: u32 = on.iter().map(|(_, w)| w).sum();
+    let mut pick = rng.random_range(0..total);
+    let kind = on
+        .iter()
+        .find(|(_, w)| {
+            if pick < *w {
+                true
+            } else {
+                pick -= w;
+                false
+            }
+        })
+        .map_or(0, |(k, _)| *k);
+    match kind {
+        0 => Op::Pay(swarm.behaviours[rng.random_range(0..swarm.behaviours.len())]),
+        1 => Op::Reconcile,
+        2 => Op::Restart,
+        3 => Op::ReconcileElsewhere,
+        4 => Op::Fund(rng.random_range(50..400)),
+        5 => Op::Withdraw { sats: rng.random_range(5..120), held: rng.random_bool(0.3) },
+        6 => Op::Send(rng.random_range(3..80)),
+        7 => Op::Claim { whole: rng.random_bool(0.5) },
+        8 => Op::TakeBack,
+        9 => Op::ReceiveSetAside,
+        10 => Op::DiscardSetAside,
+        11 => Op::RaiseAllowance(rng.random_range(0..200)),
+        12 => Op::RotateKeyset { ending: rng.random_bool(0.5) },
+        13 => Op::RefundDoor([0, 502, 503, 504][rng.random_range(0..4)]),
+        _ => match rng.random_range(0..9) {
+            0 | 1 => Op::Restore,
+            2 | 3 => Op::MintDoor(MintDoor::LoseAnswers(rng.random_range(1..3))),
+            4 => Op::MintDoor(MintDoor::FailBefore(rng.random_range(1..3))),
+            5 => Op::MintDoor(MintDoor::FailMeltLooks(rng.random_range(1..3))),
+            6 => Op::MintDoor(MintDoor::Down),
+            _ => Op::MintDoor(MintDoor::Up),
+        },
     }
 }
 
@@ -267,7 +326,8 @@ fn every_step_reads_back_as_it_was_written() {
     let points = aiui_core::faults::all();
     for seed in 0..50 {
         let mut rng = StdRng::seed_from_u64(seed);
-        for step in draw(&mut rng, 40, 0.3, &points) {
+        let swarm = Swarm::draw(&mut rng);
+        for step in draw(&mut rng, 40, &swarm, &points) {
             let line = step.to_string();
             assert_eq!(line.parse::<Step>(), Ok(step), "{line}");
         }

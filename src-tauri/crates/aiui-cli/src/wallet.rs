@@ -378,10 +378,11 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                     t("cli-set-aside-received", &[("sats", sats.into()), ("mint", mint.to_string().into())])
                 );
             }
-            SetAsideAction::Discard { payment } => {
-                payments.discard_set_aside(&payment)?;
-                println!("{}", t("cli-set-aside-discarded", &[("payment", payment.as_str().into())]));
-            }
+            SetAsideAction::Discard { payment } => match payments.discard_set_aside(&payment).await? {
+                // An earlier receive of it had taken it into the wallet: counted, not dropped.
+                Some(sats) => println!("{}", t("cli-set-aside-was-received", &[("sats", sats.into())])),
+                None => println!("{}", t("cli-set-aside-discarded", &[("payment", payment.as_str().into())])),
+            },
         },
     }
     Ok(())

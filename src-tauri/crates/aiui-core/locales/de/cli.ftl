@@ -281,6 +281,7 @@ cli-set-aside-row = { $id }  von { $provider }: { $reason }
 cli-set-aside-needs-yes = Das Empfangen eines beiseitegelegten Tokens kontaktiert die Mint, die er nennt und die der Anbieter gewählt haben kann; starten Sie erneut mit --yes, um ihn zu empfangen
 cli-set-aside-received = { $sats } Sats von { $mint } empfangen.
 cli-set-aside-discarded = Der für Zahlung { $payment } beiseitegelegte Token wurde verworfen.
+cli-set-aside-was-received = Ein früherer Empfang hatte diesen Token schon in die Wallet übernommen: Seine { $sats } Sats werden jetzt gezählt statt verworfen.
 cli-restore-prompt = Tippen oder fügen Sie die Sicherungswörter ein, dann die Mint-Zeilen der Sicherung; schließen Sie mit einer leeren Zeile ab:
 cli-restore-reading = beim Lesen der Sicherungswörter von der Standardeingabe
 cli-restore-pending = {"  "}(und { $sats } Sats, die bei der Mint gerade ausgegeben werden)

@@ -284,6 +284,7 @@ cli-set-aside-row = { $id }  from { $provider }: { $reason }
 cli-set-aside-needs-yes = receiving a set-aside token contacts the mint it names, which the provider may have chosen; run again with --yes to receive it
 cli-set-aside-received = Received { $sats } sats from { $mint }.
 cli-set-aside-discarded = Discarded the token kept aside for payment { $payment }.
+cli-set-aside-was-received = An earlier receive had already taken this token into the wallet: its { $sats } sats are counted now, not discarded.
 cli-restore-prompt = Type or paste the backup words, then the mint lines of the backup; end with an empty line:
 cli-restore-reading = reading the backup words from standard input
 cli-restore-pending = {"  "}(and { $sats } sats being spent at the mint)

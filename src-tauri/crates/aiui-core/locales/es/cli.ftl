@@ -277,6 +277,7 @@ cli-set-aside-row = { $id }  de { $provider }: { $reason }
 cli-set-aside-needs-yes = recibir un token apartado contacta con la mint que nombra, que el proveedor puede haber elegido; vuelva a ejecutar con --yes para recibirlo
 cli-set-aside-received = Recibidos { $sats } sats de { $mint }.
 cli-set-aside-discarded = Se descartó el token apartado para el pago { $payment }.
+cli-set-aside-was-received = Una recepción anterior ya había metido este token en el monedero: sus { $sats } sats se cuentan ahora en lugar de descartarse.
 cli-restore-prompt = Escriba o pegue las palabras de respaldo y luego las líneas de mints del respaldo; termine con una línea vacía:
 cli-restore-reading = al leer las palabras de respaldo de la entrada estándar
 cli-restore-pending = {"  "}(y { $sats } sats que se están gastando en la mint)

@@ -60,7 +60,8 @@ pub struct BudgetStore {
     clock: Clock,
     session: String,
     /// Held for this store's whole life: while it is, other processes treat this session as alive.
-    _liveness: Option<File>,
+    /// This process's liveness lock; without it, nothing is reserved (review F17).
+    liveness: Option<File>,
 }
 
 /// A reservation as `reconcile` sees it: who holds it, and whether that holder still runs.
@@ -99,7 +100,7 @@ impl BudgetStore {
         };
         let session = hex::encode(rand::random::<[u8; 8]>());
         let liveness = sessions::take(&sessions_dir(path), &session);
-        Ok(Self { path: path.to_owned(), state: Mutex::new(state), clock, session, _liveness: liveness })
+        Ok(Self { path: path.to_owned(), state: Mutex::new(state), clock, session, liveness })
     }
 
     /// This process's session id, as recorded on its reservations and ledger rows.
@@ -233,6 +234,11 @@ impl BudgetStore {
     /// price is zero, or when the reservation could not be saved.
     pub fn reserve(&self, policy: &PaymentPolicy, price_sats: u64) -> Option<Reservation> {
         if price_sats == 0 || policy.allowance_sats == 0 {
+            return None;
+        }
+        if self.liveness.is_none() {
+            // Other processes would take this one for gone and release its reservations mid-request.
+            tracing::error!("budget: this process holds no liveness lock; nothing is reserved and nothing is paid");
             return None;
         }
         let mut state = self.lock();

@@ -623,3 +623,16 @@ fn the_clock_passing_a_rescheduled_end_closes_the_period_before_the_next_change(
     let periods = store.periods();
     assert_eq!(periods.len(), 2, "{periods:?}");
 }
+
+/// Review F17: a process whose liveness lock could not be made would look gone to every other process, which would
+/// release its reservations in the middle of its requests. It reserves nothing, so it pays nothing.
+#[test]
+fn a_process_without_its_liveness_lock_reserves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sessions"), "a file where the sessions dir belongs").unwrap();
+    let store = with_allowance(&dir, 100);
+    assert!(store.reserve(&store.payment_policy(), 10).is_none(), "reserved without a liveness lock");
+    std::fs::remove_file(dir.path().join("sessions")).unwrap();
+    let store = with_allowance(&dir, 100);
+    assert!(store.reserve(&store.payment_policy(), 10).is_some(), "with its lock it reserves");
+}

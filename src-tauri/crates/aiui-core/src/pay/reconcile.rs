@@ -54,6 +54,20 @@ impl Payments {
             }
         }
         self.settle_outflows(&mut report).await;
+        match self.wallet.ledger().set_aside_entries() {
+            Ok(aside) => {
+                for entry in aside.iter().filter(|e| e.state == PaymentState::Settled) {
+                    match self.finish_set_aside_receive(entry).await {
+                        Ok(Some(_)) => report.returned_received += 1,
+                        Ok(None) => {}
+                        Err(e) => {
+                            tracing::warn!(payment = %entry.id, error = %e, "reconcile: a set-aside token's receive is left as it was")
+                        }
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "reconcile: could not read the set-aside tokens"),
+        }
         self.look_after_mints(&mut report).await;
         for holder in self.budget.reservation_holders() {
             let row = self.wallet.ledger().by_reservation(holder.id, &holder.session)?;
@@ -150,18 +164,26 @@ impl Payments {
     /// cdk's own saga recovery undoes sends half-way, so it runs only when nothing can be half-way: no cdk
     /// operation in progress in this process or in any other on this data dir (the operations lock, which every
     /// send, receive and revoke holds shared). Other processes that merely run do not hold it off.
+    ///
+    /// One mint at a time, each under its own deadline, with the locks let go between mints: a mint that accepts
+    /// connections and never answers holds every payment of every process back for at most `RECOVERY_PER_MINT`,
+    /// never for the sum of every mint's timeouts (review F9).
     async fn recover_sagas_when_nothing_runs(&self) {
-        let Ok(_here) = self.sends.try_write() else {
-            tracing::info!("reconcile: a payment is in progress; cdk's recovery waits for a later run");
-            return;
-        };
-        let Some(_everywhere) = self.locks.recovery() else {
-            tracing::info!(
-                "reconcile: a wallet operation is in progress elsewhere; cdk's recovery waits for a later run"
-            );
-            return;
-        };
-        self.wallet.recover_sagas().await;
+        for wallet in self.wallet.cdk_wallets().await {
+            let Ok(_here) = self.sends.try_write() else {
+                tracing::info!("reconcile: a payment is in progress; cdk's recovery waits for a later run");
+                return;
+            };
+            let Some(_everywhere) = self.locks.recovery() else {
+                tracing::info!(
+                    "reconcile: a wallet operation is in progress elsewhere; cdk's recovery waits for a later run"
+                );
+                return;
+            };
+            if tokio::time::timeout(RECOVERY_PER_MINT, recover_sagas_at(&wallet)).await.is_err() {
+                tracing::warn!(mint = %wallet.mint_url, "reconcile: cdk's recovery at this mint ran out of time; a later run goes on");
+            }
+        }
     }
 
     async fn reconcile_entry(&self, mut entry: LedgerEntry, report: &mut ReconcileReport) -> Result<(), PayError> {
@@ -269,16 +291,18 @@ impl Wallet {
             Err(_) => SagaToken::Unfinished,
         }
     }
+}
 
-    /// Lets cdk finish or undo operations a crash interrupted, and close the records of sends whose token was
-    /// redeemed (best effort; it needs the mints).
-    async fn recover_sagas(&self) {
-        for wallet in self.cdk_wallets().await {
-            close_redeemed_sends(&wallet).await;
-            if let Err(e) = wallet.recover_incomplete_sagas().await {
-                tracing::warn!(mint = %wallet.mint_url, error = %e, "reconcile: cdk recovery incomplete");
-            }
-        }
+/// How long cdk's recovery at one mint may hold the wallet's operations off.
+const RECOVERY_PER_MINT: Duration = Duration::from_secs(20);
+
+/// Lets cdk finish or undo the operations a crash interrupted at `wallet`'s mint, and close the records of sends
+/// whose token was redeemed (best effort; it needs the mint). Cut off by the deadline, it is a crash cdk's sagas
+/// are built to survive: the next run goes on from their stored state.
+async fn recover_sagas_at(wallet: &cdk::Wallet) {
+    close_redeemed_sends(wallet).await;
+    if let Err(e) = wallet.recover_incomplete_sagas().await {
+        tracing::warn!(mint = %wallet.mint_url, error = %e, "reconcile: cdk recovery incomplete");
     }
 }
 

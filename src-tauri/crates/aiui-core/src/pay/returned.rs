@@ -197,9 +197,40 @@ impl Payments {
         Ok((mint, credited))
     }
 
-    /// The owner's choice for a set-aside token: drop it. Nothing changes in the sums (it never counted).
-    pub fn discard_set_aside(&self, payment_id: &str) -> Result<(), PayError> {
-        self.wallet.ledger().clear_set_aside(payment_id)
+    /// The owner's choice for a set-aside token: drop it. Nothing changes in the sums (it never counted), unless an
+    /// earlier receive of it took it into the wallet and was cut off before the ledger credited it: then it is
+    /// credited now instead (`Some(credited)`), since dropping it would leave sats in the wallet no sum counts.
+    pub async fn discard_set_aside(&self, payment_id: &str) -> Result<Option<u64>, PayError> {
+        let entry = self.wallet.ledger().get(payment_id)?.ok_or_else(|| PayError::UnknownPayment(payment_id.into()))?;
+        if let Some(credited) = self.finish_set_aside_receive(&entry).await? {
+            return Ok(Some(credited));
+        }
+        self.wallet.ledger().clear_set_aside(payment_id)?;
+        Ok(None)
+    }
+
+    /// A set-aside token the wallet took in, with the ledger never told (a crash or a closed window between the two,
+    /// found by the money explorer): credited now from cdk's record of that receive. `None` when it was not
+    /// received. Only a mint the wallet already has is looked at, so no mint the provider chose is contacted.
+    pub(super) async fn finish_set_aside_receive(&self, entry: &LedgerEntry) -> Result<Option<u64>, PayError> {
+        let Some(token) = &entry.set_aside_token else { return Ok(None) };
+        let Ok((mint, _unit, face)) = parse_returned(token.expose()) else { return Ok(None) };
+        let known = self
+            .wallet
+            .cdk_wallets()
+            .await
+            .iter()
+            .any(|w| normalize_mint_url(&w.mint_url.to_string()) == normalize_mint_url(&mint));
+        if !known {
+            return Ok(None);
+        }
+        let Some(credited) = self.wallet.earlier_receipt(token.expose()).await? else { return Ok(None) };
+        if !self.wallet.ledger().credit_set_aside(&entry.id, &mint, face, credited)? {
+            return Ok(None);
+        }
+        tracing::info!(payment = %entry.id, credited, "pay: a set-aside token received earlier is credited now");
+        self.tell(WalletNotice::SetAsideReceived { provider: entry.provider.clone(), sats: credited, mint });
+        Ok(Some(credited))
     }
 
     /// The provider refused before redeeming (402): put the token back into the wallet and free the reservation.

@@ -260,13 +260,18 @@ impl Payments {
                 let change = finalized.change().map(|c| c.total_amount().map(|a| a.to_u64()).unwrap_or(0));
                 let amount = finalized.amount().to_u64();
                 let fee = face.saturating_sub(amount + change.unwrap_or(0));
-                self.wallet.ledger().settle_outflow(&id, amount, fee, "paid")?;
+                // The melt was paid: a ledger that cannot say so now (busy, full) must leave the row to reconcile,
+                // never under this live session where reconcile skips it (review F15).
+                self.wallet
+                    .ledger()
+                    .settle_outflow(&id, amount, fee, "paid")
+                    .map_err(|e| self.park_after_melt(&id, e))?;
                 tracing::info!(withdrawal = %id, sats = amount, fee, "pay: withdrawal paid");
                 Ok(Withdrawal { id, outcome: WithdrawalOutcome::Paid { amount_sats: amount, fee_sats: fee } })
             }
             Ok(_) => {
                 faults::hit("after-withdrawal-pending");
-                self.wallet.ledger().outflow_in_flight(&id, None, face)?;
+                self.wallet.ledger().outflow_in_flight(&id, None, face).map_err(|e| self.park_after_melt(&id, e))?;
                 self.wallet.ledger().park_outflow(&id)?;
                 tracing::info!(withdrawal = %id, "pay: the mint is still paying; kept in flight for reconcile");
                 Ok(Withdrawal { id, outcome: WithdrawalOutcome::Pending })
@@ -287,6 +292,15 @@ impl Payments {
                 }
             }
         }
+    }
+
+    /// A withdrawal whose melt was sent could not be written to the ledger: it is parked for reconcile, which
+    /// settles it from cdk's record and the mint, and the error says that nothing is lost.
+    fn park_after_melt(&self, id: &str, error: PayError) -> PayError {
+        if let Err(e) = self.wallet.ledger().park_outflow(id) {
+            tracing::error!(withdrawal = %id, error = %e, "pay: could not park a withdrawal whose melt was sent");
+        }
+        PayError::Unfinished(Unfinished::Withdrawal(Box::new(error)))
     }
 
     /// Settles a withdrawal from cdk's record of its melt, after asking the mint (which lets cdk finish the melt or
