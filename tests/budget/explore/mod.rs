@@ -207,17 +207,38 @@ fn policy(config: &Config) -> ReconcilePolicy {
     policy
 }
 
-async fn open_machine(world: &World, config: &Config, dir: &Path, words: &str) -> Machine {
+/// Opens the data dir as a new process would. A wallet that cannot be opened is a finding (the owner would be locked
+/// out of their sats), reported with the case rather than panicking.
+async fn open_machine(world: &World, config: &Config, dir: &Path, words: &str) -> Result<Machine, String> {
     let secrets = Secrets::in_memory();
     secrets.set(SecretName::WalletSeed, &Secret::new(words.to_owned())).expect("the keyring takes the words");
+    let wallet = Wallet::open_with(dir, &secrets, test_wallet_options()).await.map_err(|e| {
+        format!("the wallet does not open: {e} (this process holds {} descriptors on it)", open_files(dir))
+    })?;
+    let budget = aiui_core::budget::BudgetStore::open(&dir.join("budget.json"))
+        .map_err(|e| format!("the budget does not open: {e}"))?;
     let payments = Arc::new(
-        super::open(dir, &secrets)
-            .await
+        Payments::new(Arc::new(wallet), Arc::new(budget))
             .with_refund_access(AddressPolicy::AllowPrivateForTests, None)
             .with_reconcile_policy(policy(config)),
     );
     let routstr = Arc::new(Routstr::new(test_routstr_config(), world.discovery.clone(), payments.clone()).unwrap());
-    Machine { dir: dir.to_owned(), words: words.to_owned(), payments, routstr }
+    Ok(Machine { dir: dir.to_owned(), words: words.to_owned(), payments, routstr })
+}
+
+/// How many of this process's file descriptors are on files in `dir` (a leak shows here).
+fn open_files(dir: &Path) -> String {
+    let mut on: Vec<String> = std::fs::read_dir("/proc/self/fd")
+        .map(|fds| {
+            fds.filter_map(Result::ok)
+                .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+                .filter(|target| target.starts_with(dir))
+                .map(|target| target.file_name().unwrap_or_default().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    on.sort();
+    format!("{}: {}", on.len(), on.join(" "))
 }
 
 /// Runs `case` in a fresh data dir under `root`; `Err` names the first violation.
@@ -236,7 +257,7 @@ pub async fn run(world: &Arc<World>, case: &Case, root: &Path, reached: &mut Rea
         })
         .unwrap();
     drop(payments);
-    let mut machine = open_machine(world, &config, dir.path(), &words).await;
+    let mut machine = open_machine(world, &config, dir.path(), &words).await?;
     fund(&machine, world, config.funds).await.map_err(|e| format!("the first funding failed: {e}"))?;
     let mut outside = Outside::default();
     let mut dirs = vec![dir];
@@ -246,7 +267,7 @@ pub async fn run(world: &Arc<World>, case: &Case, root: &Path, reached: &mut Rea
         let label = |what: &str| format!("step {n} ({step}): {what}");
         match &step.op {
             Op::Restart => {
-                machine = reopen(machine, world, &config).await;
+                machine = reopen(machine, world, &config).await.map_err(|e| label(&e))?;
             }
             Op::ReconcileElsewhere => {
                 if elsewhere.is_none() {
@@ -287,7 +308,7 @@ pub async fn run(world: &Arc<World>, case: &Case, root: &Path, reached: &mut Rea
                     })
                     .unwrap();
                 drop(budget);
-                machine = open_machine(world, &config, fresh.path(), &words).await;
+                machine = open_machine(world, &config, fresh.path(), &words).await.map_err(|e| label(&e))?;
                 outside.sent.clear();
                 dirs.push(fresh);
             }
@@ -314,7 +335,7 @@ pub async fn run(world: &Arc<World>, case: &Case, root: &Path, reached: &mut Rea
                         if matches!(op, Op::ReceiveSetAside) {
                             outside.set_aside_credited = None;
                         }
-                        machine = reopen(machine, world, &config).await;
+                        machine = reopen(machine, world, &config).await.map_err(|e| label(&e))?;
                     }
                     Err(Aborted::Panicked(why)) => return Err(label(&format!("panicked: {why}"))),
                     Err(Aborted::Hung) => return Err(label("hung for a minute")),
@@ -339,7 +360,7 @@ pub async fn run(world: &Arc<World>, case: &Case, root: &Path, reached: &mut Rea
     for invoice in outside.held.drain(..) {
         world.mint.holds().settle(&invoice, true);
     }
-    let machine = reopen(machine, world, &config).await;
+    let machine = reopen(machine, world, &config).await.map_err(|e| format!("heal: {e}"))?;
     let mut last = None;
     for round in 0.. {
         if round == 8 {
@@ -360,7 +381,7 @@ pub async fn run(world: &Arc<World>, case: &Case, root: &Path, reached: &mut Rea
         }
         last = Some(now);
     }
-    let machine = reopen(machine, world, &config).await;
+    let machine = reopen(machine, world, &config).await.map_err(|e| format!("heal: {e}"))?;
     machine.payments.reconcile().await.map_err(|e| format!("heal: the last reconcile failed: {e}"))?;
     if Some(model::snapshot(&machine.payments).await?) != last {
         return Err("heal: one more reconcile in a fresh process still changed things".into());
@@ -388,7 +409,7 @@ async fn restore(dir: &Path, words: &str, mint: &str) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-async fn reopen(machine: Machine, world: &World, config: &Config) -> Machine {
+async fn reopen(machine: Machine, world: &World, config: &Config) -> Result<Machine, String> {
     let (dir, words) = (machine.dir.clone(), machine.words.clone());
     drop(machine);
     open_machine(world, config, &dir, &words).await

@@ -50,15 +50,22 @@ pub fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
 
 /// Makes an existing file private to the owner (0600 on Unix); a missing file is created empty first, so that a
 /// database opened on it afterwards (and SQLite's -wal/-shm files, which copy its mode) is never world-readable.
+///
+/// An existing file is never opened here: closing a descriptor drops every POSIX lock this process holds on the
+/// file, and SQLite's locks are such locks. Opening the wallet or the ledger again while a connection of this
+/// process has it open would otherwise let another process (the CLI beside the desktop app) check-point the WAL
+/// and delete it under that connection, whose next read fails with "disk I/O error" (found by the money explorer).
 pub fn ensure_private_file(path: &Path) -> std::io::Result<()> {
-    let mut options = std::fs::OpenOptions::new();
-    options.create(true).append(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
+    if !path.exists() {
+        let mut options = std::fs::OpenOptions::new();
+        options.create(true).append(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        drop(options.open(path)?);
     }
-    drop(options.open(path)?);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -76,4 +83,28 @@ pub fn private_file_options() -> std::fs::OpenOptions {
         options.mode(0o600);
     }
     options
+}
+
+#[cfg(test)]
+mod tests {
+    /// A database this process holds locked stays locked for every other process when it is made private again
+    /// (the wallet or ledger opened a second time in one process). The other process is a real one: Python's sqlite3.
+    #[test]
+    fn making_an_open_database_private_keeps_this_process_s_locks_on_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("locked.sqlite3");
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch("CREATE TABLE t (x); BEGIN EXCLUSIVE; INSERT INTO t VALUES (1);").unwrap();
+        super::ensure_private_file(&db).unwrap();
+        let script = "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], timeout=0)\nc.execute('BEGIN IMMEDIATE')";
+        let other = std::process::Command::new("python3")
+            .args(["-c", script])
+            .arg(&db)
+            .output()
+            .expect("python3 runs (scripts/setup installs it)");
+        let said = String::from_utf8_lossy(&other.stderr);
+        assert!(!other.status.success(), "another process took the lock this one holds");
+        assert!(said.contains("locked"), "{said}");
+        conn.execute_batch("COMMIT").unwrap();
+    }
 }
