@@ -647,6 +647,9 @@ fn kept_cases() -> Vec<Case> {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_money_explorer_finds_no_lost_or_double_counted_sat() {
     quiet_aborts();
+    if std::env::var_os("AIUI_EXPLORE_LOG").is_some() {
+        let _ = tracing_subscriber::fmt().with_writer(std::io::stderr).with_max_level(tracing::Level::INFO).try_init();
+    }
     let points = faults::all();
     let env_number = |name: &str| std::env::var(name).ok().map(|v| v.parse::<u64>().expect("a number"));
     let sequences = env_number("AIUI_EXPLORE_SEQUENCES").unwrap_or(200);

@@ -184,6 +184,124 @@ impl Payments {
                 tracing::warn!(mint = %wallet.mint_url, "reconcile: cdk's recovery at this mint ran out of time; a later run goes on");
             }
         }
+        self.recover_lost_outputs().await;
+    }
+
+    /// A swap the mint carried out whose answer was lost leaves the wallet counting inputs the mint has spent (cdk
+    /// undoes such a send by putting them back) and missing the outputs the mint signed; its next swap then reuses
+    /// those outputs' counters and is refused, every run (found by the money explorer). So each run asks every mint
+    /// which of the proofs the wallet counts are spent (one NUT-07 request a mint; cdk drops those), and when the
+    /// wallet then holds fewer sats than the ledger says it must, asks the mints for its lost outputs again (NUT-09:
+    /// they are derived from its seed). Proofs the wallet already knows keep their state (a token sent out stays
+    /// out).
+    ///
+    /// What the mint kept as its fee for such a swap (at most the input fee of the inputs it spent) is recorded as
+    /// a fee, as a keyset move's is; a larger shortfall stays a shortfall.
+    async fn recover_lost_outputs(&self) {
+        use cdk::nuts::State;
+        let mut spent_fees = 0;
+        for wallet in self.wallet.cdk_wallets().await {
+            let Ok(_here) = self.sends.try_write() else { return };
+            let Some(_everywhere) = self.locks.recovery() else { return };
+            let check = async {
+                let counted: cdk::nuts::Proofs = wallet
+                    .localstore
+                    .get_proofs(Some(wallet.mint_url.clone()), None, Some(vec![State::Unspent]), None)
+                    .await?
+                    .into_iter()
+                    .map(|info| info.proof)
+                    .collect();
+                if counted.is_empty() {
+                    return Ok(0);
+                }
+                let states = wallet.check_proofs_spent(counted.clone()).await?;
+                let spent: cdk::nuts::Proofs = counted
+                    .into_iter()
+                    .filter(|proof| proof.y().is_ok_and(|y| states.iter().any(|s| s.y == y && s.state == State::Spent)))
+                    .collect();
+                if spent.is_empty() {
+                    return Ok(0);
+                }
+                Ok::<_, cdk::Error>(wallet.get_proofs_fee(&spent).await?.total.to_u64())
+            };
+            match tokio::time::timeout(RECOVERY_PER_MINT, check).await {
+                Ok(Ok(fee)) => spent_fees += fee,
+                Ok(Err(e)) => {
+                    tracing::warn!(mint = %wallet.mint_url, error = %e, "reconcile: could not check the proofs the wallet counts")
+                }
+                Err(_) => {
+                    tracing::warn!(mint = %wallet.mint_url, "reconcile: checking the proofs the wallet counts ran out of time")
+                }
+            }
+        }
+        // The fees those lost swaps may have cost, kept across runs: the outputs may be restored in a later run.
+        const FEE_BOUND: &str = "lost_swap_fee_bound";
+        let mut fee_bound =
+            u64::try_from(self.wallet.ledger().meta(FEE_BOUND).ok().flatten().unwrap_or(0)).unwrap_or(0);
+        if spent_fees > 0 {
+            fee_bound += spent_fees;
+            let _ = self.wallet.ledger().set_meta(FEE_BOUND, i64::try_from(fee_bound).unwrap_or(i64::MAX));
+        }
+        let Ok(sums) = self.conservation().await else { return };
+        let expected = sums
+            .received_total
+            .saturating_sub(sums.settled_spend + sums.in_flight + sums.fees + sums.withdrawn + sums.withdrawal_fees);
+        let short = expected.saturating_sub(sums.wallet_balance);
+        if short == 0 {
+            return;
+        }
+        tracing::warn!(
+            short,
+            "reconcile: the wallet holds fewer sats than the ledger counts; asking the mints for lost outputs"
+        );
+        for wallet in self.wallet.cdk_wallets().await {
+            let Ok(_here) = self.sends.try_write() else { return };
+            let Some(_everywhere) = self.locks.recovery() else { return };
+            match tokio::time::timeout(RECOVERY_PER_MINT, restore_unknown_outputs(&wallet)).await {
+                Ok(Ok(found)) if found > 0 => {
+                    tracing::info!(mint = %wallet.mint_url, found, "reconcile: lost outputs recovered")
+                }
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => {
+                    tracing::warn!(mint = %wallet.mint_url, error = %e, "reconcile: could not ask for lost outputs")
+                }
+                Err(_) => tracing::warn!(mint = %wallet.mint_url, "reconcile: asking for lost outputs ran out of time"),
+            }
+        }
+        let Ok(after) = self.conservation().await else { return };
+        let still_short = expected.saturating_sub(after.wallet_balance);
+        if still_short == 0 || still_short > fee_bound {
+            return;
+        }
+        let _ = self.wallet.ledger().set_meta(FEE_BOUND, i64::try_from(fee_bound - still_short).unwrap_or(0));
+        let mint = self.wallet.cdk_wallets().await.first().map(|w| w.mint_url.to_string()).unwrap_or_default();
+        let row = super::ledger::Outflow {
+            id: hex::encode(rand::random::<[u8; 12]>()),
+            kind: OutflowKind::KeysetSwap,
+            mint,
+            amount_sats: still_short,
+            operation_id: String::new(),
+            quote_id: None,
+            invoice: None,
+            token: None,
+            state: PaymentState::Pending,
+            withdrawn_sats: 0,
+            fees_sats: 0,
+            session: self.budget.session().to_owned(),
+            parked: true,
+            created_ms: 0,
+            outcome: None,
+            input_ys: None,
+            target_sats: 0,
+        };
+        match self.wallet.ledger().insert_settled_outflow(
+            &row,
+            still_short,
+            "kept by the mint for a swap whose answer was lost",
+        ) {
+            Ok(()) => tracing::warn!(sats = still_short, "reconcile: a lost swap's fee is recorded"),
+            Err(e) => tracing::warn!(error = %e, "reconcile: could not record a lost swap's fee"),
+        }
     }
 
     async fn reconcile_entry(&self, mut entry: LedgerEntry, report: &mut ReconcileReport) -> Result<(), PayError> {
@@ -291,6 +409,29 @@ impl Wallet {
             Err(_) => SagaToken::Unfinished,
         }
     }
+}
+
+/// cdk's NUT-09 restore at `wallet`'s mint, keeping every proof the wallet knew before in the state it had (a
+/// restore stores whatever the mint calls unspent as unspent, which would put a token sent out back in the balance).
+/// Returns the sats the balance gained.
+async fn restore_unknown_outputs(wallet: &cdk::Wallet) -> Result<u64, cdk::Error> {
+    use cdk::nuts::State;
+    let before = wallet.total_balance().await?.to_u64();
+    let held: Vec<_> = wallet
+        .localstore
+        .get_proofs(Some(wallet.mint_url.clone()), None, None, None)
+        .await?
+        .into_iter()
+        .filter(|info| info.state != State::Unspent)
+        .collect();
+    wallet.restore().await?;
+    for state in [State::Pending, State::Reserved, State::PendingSpent, State::Spent] {
+        let ys: Vec<_> = held.iter().filter(|info| info.state == state).map(|info| info.y).collect();
+        if !ys.is_empty() {
+            wallet.localstore.update_proofs_state(ys, state).await?;
+        }
+    }
+    Ok(wallet.total_balance().await?.to_u64().saturating_sub(before))
 }
 
 /// How long cdk's recovery at one mint may hold the wallet's operations off.
