@@ -41,7 +41,7 @@ use crate::support::provider::{Fault, TestProvider};
 use crate::support::relay::TestRelay;
 
 /// Steps in a drawn sequence.
-const STEPS: std::ops::Range<usize> = 6..16;
+const STEPS: std::ops::Range<usize> = 4..12;
 /// How long one step may take before it counts as hung.
 const STEP_LIMIT: Duration = Duration::from_secs(60);
 
@@ -159,11 +159,13 @@ struct Outside {
     /// What receiving set-aside tokens credited (the budget keeps counting the spend they lower); `None` once a
     /// receive was cut off, when it is unknown.
     set_aside_credited: Option<u64>,
+    /// Answers the mint's door lost after the mint carried the request out.
+    lost_answers: u64,
 }
 
 impl Default for Outside {
     fn default() -> Self {
-        Self { sent: Vec::new(), held: Vec::new(), discarded: Vec::new(), set_aside_credited: Some(0) }
+        Self { sent: Vec::new(), held: Vec::new(), discarded: Vec::new(), set_aside_credited: Some(0), lost_answers: 0 }
     }
 }
 
@@ -178,6 +180,8 @@ struct Machine {
 /// What one run of a case reached and whether it held.
 #[derive(Default)]
 pub struct Reached {
+    /// Sats the mint kept as the fee of a swap whose answer was lost, which the ledger does not record (a known gap).
+    pub unrecorded_fees: u64,
     pub points: BTreeMap<&'static str, u64>,
     pub aborted_at: BTreeMap<&'static str, u64>,
     pub kinds: BTreeMap<&'static str, u64>,
@@ -196,6 +200,7 @@ impl Reached {
             *self.kinds.entry(kind).or_default() += n;
         }
         self.aborts += other.aborts;
+        self.unrecorded_fees += other.unrecorded_fees;
     }
 }
 
@@ -386,8 +391,14 @@ pub async fn run(world: &Arc<World>, case: &Case, root: &Path, reached: &mut Rea
     if Some(model::snapshot(&machine.payments).await?) != last {
         return Err("heal: one more reconcile in a fresh process still changed things".into());
     }
-    model::after_heal(world, &config, &machine.payments, &machine.dir, &outside.discarded, outside.set_aside_credited)
-        .await
+    let known = model::Outside {
+        discarded: &outside.discarded,
+        set_aside_credited: outside.set_aside_credited,
+        lost_answers: outside.lost_answers,
+    };
+    let unrecorded = model::after_heal(world, &config, &machine.payments, &machine.dir, &known).await?;
+    reached.unrecorded_fees += unrecorded;
+    Ok(())
 }
 
 async fn fund(machine: &Machine, world: &World, sats: u64) -> Result<(), String> {
@@ -585,7 +596,10 @@ async fn perform(context: &StepContext, op: &Op) -> Result<String, String> {
         }
         Op::MintDoor(door) => {
             match door {
-                MintDoor::LoseAnswers(n) => world.mint.lose_answers(*n),
+                MintDoor::LoseAnswers(n) => {
+                    world.mint.lose_answers(*n);
+                    context.outside.lock().unwrap().lost_answers += *n as u64;
+                }
                 MintDoor::FailBefore(n) => world.mint.fail_before(*n),
                 MintDoor::FailMeltLooks(n) => world.mint.fail_melt_looks(*n),
                 MintDoor::Down => world.mint.take_down(),
@@ -693,10 +707,12 @@ async fn the_money_explorer_finds_no_lost_or_double_counted_sat() {
     }
     let elapsed = started.elapsed();
     let mut table = vec![format!(
-        "money explorer: {} sequences in {:.0} s, {} aborted steps, 0 violations",
+        "money explorer: {} sequences in {:.0} s, {} aborted steps, 0 violations; {} sats of lost swaps' fees \
+         unrecorded (a known gap, ARCHITECTURE.md)",
         cases.len(),
         elapsed.as_secs_f64(),
-        reached.aborts
+        reached.aborts,
+        reached.unrecorded_fees
     )];
     table.push(format!("{:<36} {:>8}", "operation", "steps"));
     for kind in Op::KINDS {

@@ -90,19 +90,37 @@ fn wallet_proofs(dir: &Path, state: &str) -> Result<Vec<(cdk::nuts::PublicKey, u
     .collect()
 }
 
-/// After the heal phase: everything resolved, the sums exact, and the code's account equal to the truth.
+/// What the sequence did outside the data dir that the oracles need.
+pub struct Outside<'a> {
+    pub discarded: &'a [String],
+    pub set_aside_credited: Option<u64>,
+    pub lost_answers: u64,
+}
+
+/// The most a mint charging fees keeps for one swap of the explorer's sizes (at most 30 inputs at 100 ppk).
+const MOST_FEE_OF_A_SWAP: u64 = 3;
+
+/// After the heal phase: everything resolved, the sums exact, and the code's account equal to the truth. Returns the
+/// sats of a shortfall it let pass: the fee a mint kept for a swap whose answer was lost, which the ledger cannot
+/// see (a known gap, bounded by the lost answers; printed in the explorer's table).
 pub async fn after_heal(
     world: &World,
     config: &Config,
     payments: &Payments,
     dir: &Path,
-    discarded: &[String],
-    set_aside_credited: Option<u64>,
-) -> Result<(), String> {
+    outside: &Outside<'_>,
+) -> Result<u64, String> {
+    let (discarded, set_aside_credited) = (outside.discarded, outside.set_aside_credited);
     let sums = payments.conservation().await.map_err(|e| e.to_string())?;
-    if !sums.holds() {
+    let accounted =
+        sums.wallet_balance + sums.settled_spend + sums.in_flight + sums.fees + sums.withdrawn + sums.withdrawal_fees;
+    let short = sums.received_total.saturating_sub(accounted);
+    let lost_swaps_may_cost = if config.fee_ppk > 0 { outside.lost_answers * MOST_FEE_OF_A_SWAP } else { 0 };
+    let tolerated = accounted <= sums.received_total && short <= lost_swaps_may_cost;
+    if !sums.holds() && !tolerated {
         return Err(format!("conservation: balance + spend + in flight + fees + withdrawn != received: {sums:?}"));
     }
+    let unrecorded = if sums.holds() { 0 } else { short };
     after_step(payments)?;
 
     // The wallet against the mint: every proof it counts is unspent at the mint, and none is held back from the
@@ -208,5 +226,5 @@ pub async fn after_heal(
             ));
         }
     }
-    Ok(())
+    Ok(unrecorded)
 }
