@@ -163,8 +163,23 @@ impl Swarm {
     }
 }
 
-/// Draws a sequence of `len` steps under `swarm`; an aborted step names a registered point or `any`.
+/// Reconciles that end a drawn sequence while its faults still hold: the owner's app reconciles every ten minutes
+/// through an outage, before the heal lifts it (a refund endpoint behind a failing proxy, a reconcile cut off
+/// mid-way). Each may be aborted at its first or second fault point.
+const OUTAGE_RECONCILES: usize = 3;
+
+/// Draws a sequence of `len` steps under `swarm`, then the outage's reconciles; an aborted step names a registered
+/// point or `any`.
 pub fn draw(rng: &mut StdRng, len: usize, swarm: &Swarm, points: &[&'static str]) -> Vec<Step> {
+    let mut steps = draw_steps(rng, len, swarm, points);
+    for _ in 0..OUTAGE_RECONCILES {
+        let abort = rng.random_bool(0.5).then(|| (ANY.to_owned(), rng.random_range(1..=2)));
+        steps.push(Step { op: Op::Reconcile, abort });
+    }
+    steps
+}
+
+fn draw_steps(rng: &mut StdRng, len: usize, swarm: &Swarm, points: &[&'static str]) -> Vec<Step> {
     (0..len)
         .map(|_| {
             let op = draw_op(rng, swarm);
