@@ -411,26 +411,15 @@ impl Wallet {
     }
 }
 
-/// cdk's NUT-09 restore at `wallet`'s mint, keeping every proof the wallet knew before in the state it had (a
-/// restore stores whatever the mint calls unspent as unspent, which would put a token sent out back in the balance).
-/// Returns the sats the balance gained.
+/// cdk's NUT-09 restore at `wallet`'s mint, keeping every proof the wallet knew before exactly as it was: its state
+/// and the operation it belongs to (a restore stores whatever the mint calls unspent as unspent and unlinked, which
+/// would put a token sent out back in the balance and let cdk's recovery drop that send's record as orphaned; the
+/// explorer found the second). Returns the sats the balance gained.
 async fn restore_unknown_outputs(wallet: &cdk::Wallet) -> Result<u64, cdk::Error> {
-    use cdk::nuts::State;
     let before = wallet.total_balance().await?.to_u64();
-    let held: Vec<_> = wallet
-        .localstore
-        .get_proofs(Some(wallet.mint_url.clone()), None, None, None)
-        .await?
-        .into_iter()
-        .filter(|info| info.state != State::Unspent)
-        .collect();
+    let known = wallet.localstore.get_proofs(Some(wallet.mint_url.clone()), None, None, None).await?;
     wallet.restore().await?;
-    for state in [State::Pending, State::Reserved, State::PendingSpent, State::Spent] {
-        let ys: Vec<_> = held.iter().filter(|info| info.state == state).map(|info| info.y).collect();
-        if !ys.is_empty() {
-            wallet.localstore.update_proofs_state(ys, state).await?;
-        }
-    }
+    wallet.localstore.update_proofs(known, vec![]).await?;
     Ok(wallet.total_balance().await?.to_u64().saturating_sub(before))
 }
 
