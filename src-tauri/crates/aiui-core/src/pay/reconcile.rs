@@ -180,8 +180,16 @@ impl Payments {
                 );
                 return;
             };
-            if tokio::time::timeout(RECOVERY_PER_MINT, recover_sagas_at(&wallet)).await.is_err() {
-                tracing::warn!(mint = %wallet.mint_url, "reconcile: cdk's recovery at this mint ran out of time; a later run goes on");
+            match tokio::time::timeout(RECOVERY_PER_MINT, recover_sagas_at(&wallet)).await {
+                // An operation cdk had to undo may have been a swap the mint carried out unseen: the proofs
+                // the wallet counts there are checked (here or by a later run, in any process).
+                Ok(true) => {
+                    let _ = self.wallet.ledger().set_meta(&recheck_key(&wallet), crate::now_ms());
+                }
+                Ok(false) => {}
+                Err(_) => {
+                    tracing::warn!(mint = %wallet.mint_url, "reconcile: cdk's recovery at this mint ran out of time; a later run goes on")
+                }
             }
         }
         self.recover_lost_outputs().await;
@@ -189,8 +197,9 @@ impl Payments {
 
     /// A swap the mint carried out whose answer was lost leaves the wallet counting inputs the mint has spent (cdk
     /// undoes such a send by putting them back) and missing the outputs the mint signed; its next swap then reuses
-    /// those outputs' counters and is refused, every run (found by the money explorer). So each run asks every mint
-    /// which of the proofs the wallet counts are spent (one NUT-07 request a mint; cdk drops those), and when the
+    /// those outputs' counters and is refused, every run (found by the money explorer). So after cdk's recovery
+    /// undid an operation at a mint, the mint is asked which of the proofs the wallet counts are spent (one
+    /// NUT-07 request; cdk drops those; no request on a run with nothing to recover), and when the
     /// wallet then holds fewer sats than the ledger says it must, asks the mints for its lost outputs again (NUT-09:
     /// they are derived from its seed). Proofs the wallet already knows keep their state (a token sent out stays
     /// out).
@@ -201,6 +210,9 @@ impl Payments {
         use cdk::nuts::State;
         let mut spent_fees = 0;
         for wallet in self.wallet.cdk_wallets().await {
+            if self.wallet.ledger().meta(&recheck_key(&wallet)).ok().flatten().is_none() {
+                continue;
+            }
             let Ok(_here) = self.sends.try_write() else { return };
             let Some(_everywhere) = self.locks.recovery() else { return };
             let check = async {
@@ -225,7 +237,10 @@ impl Payments {
                 Ok::<_, cdk::Error>(wallet.get_proofs_fee(&spent).await?.total.to_u64())
             };
             match tokio::time::timeout(RECOVERY_PER_MINT, check).await {
-                Ok(Ok(fee)) => spent_fees += fee,
+                Ok(Ok(fee)) => {
+                    spent_fees += fee;
+                    let _ = self.wallet.ledger().clear_meta(&recheck_key(&wallet));
+                }
                 Ok(Err(e)) => {
                     tracing::warn!(mint = %wallet.mint_url, error = %e, "reconcile: could not check the proofs the wallet counts")
                 }
@@ -428,12 +443,22 @@ const RECOVERY_PER_MINT: Duration = Duration::from_secs(20);
 
 /// Lets cdk finish or undo the operations a crash interrupted at `wallet`'s mint, and close the records of sends
 /// whose token was redeemed (best effort; it needs the mint). Cut off by the deadline, it is a crash cdk's sagas
-/// are built to survive: the next run goes on from their stored state.
-async fn recover_sagas_at(wallet: &cdk::Wallet) {
+/// are built to survive: the next run goes on from their stored state. `true` when it undid an operation (or could
+/// not tell): one that was a swap may have been carried out by the mint unseen.
+async fn recover_sagas_at(wallet: &cdk::Wallet) -> bool {
     close_redeemed_sends(wallet).await;
-    if let Err(e) = wallet.recover_incomplete_sagas().await {
-        tracing::warn!(mint = %wallet.mint_url, error = %e, "reconcile: cdk recovery incomplete");
+    match wallet.recover_incomplete_sagas().await {
+        Ok(report) => report.compensated + report.failed > 0,
+        Err(e) => {
+            tracing::warn!(mint = %wallet.mint_url, error = %e, "reconcile: cdk recovery incomplete");
+            true
+        }
     }
+}
+
+/// The ledger's mark that the proofs the wallet counts at `wallet`'s mint are to be checked against the mint.
+fn recheck_key(wallet: &cdk::Wallet) -> String {
+    format!("recheck_counted_proofs:{}", wallet.mint_url)
 }
 
 /// One `POST /v1/checkstate` for the proofs of every send cdk still holds open at `wallet`'s mint (settled payments,
