@@ -97,6 +97,20 @@ impl Payments {
         if spent.iter().any(|info| info.state == State::Unspent) {
             return Err(PayError::Unfinished(Unfinished::Swap { mint: mint.to_owned() }));
         }
+        self.record_kept_by_the_mint(mint, face, fee, "moved to the active keyset")?;
+        tracing::info!(mint = %mint, sats = face, fee, "reconcile: proofs moved off a retired keyset");
+        Ok(Some(self.tell(WalletNotice::KeysetMoved { sats: face, mint: mint.to_owned(), fee })))
+    }
+
+    /// Records `fee` sats of `face` that a mint kept on a swap of the wallet's own proofs (a keyset move, a swap whose
+    /// answer was lost), as a settled outflow: they count as withdrawal fees in the sums.
+    pub(super) fn record_kept_by_the_mint(
+        &self,
+        mint: &str,
+        face: u64,
+        fee: u64,
+        outcome: &str,
+    ) -> Result<(), PayError> {
         let row = Outflow {
             id: hex::encode(rand::random::<[u8; 12]>()),
             kind: OutflowKind::KeysetSwap,
@@ -116,8 +130,6 @@ impl Payments {
             input_ys: None,
             target_sats: 0,
         };
-        self.wallet.ledger().insert_settled_outflow(&row, fee, "moved to the active keyset")?;
-        tracing::info!(mint = %mint, sats = face, fee, "reconcile: proofs moved off a retired keyset");
-        Ok(Some(self.tell(WalletNotice::KeysetMoved { sats: face, mint: mint.to_owned(), fee })))
+        self.wallet.ledger().insert_settled_outflow(&row, fee, outcome)
     }
 }

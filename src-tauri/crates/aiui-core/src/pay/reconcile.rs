@@ -290,30 +290,8 @@ impl Payments {
         }
         let _ = self.wallet.ledger().set_meta(FEE_BOUND, i64::try_from(fee_bound - still_short).unwrap_or(0));
         let mint = self.wallet.cdk_wallets().await.first().map(|w| w.mint_url.to_string()).unwrap_or_default();
-        let row = super::ledger::Outflow {
-            id: hex::encode(rand::random::<[u8; 12]>()),
-            kind: OutflowKind::KeysetSwap,
-            mint,
-            amount_sats: still_short,
-            operation_id: String::new(),
-            quote_id: None,
-            invoice: None,
-            token: None,
-            state: PaymentState::Pending,
-            withdrawn_sats: 0,
-            fees_sats: 0,
-            session: self.budget.session().to_owned(),
-            parked: true,
-            created_ms: 0,
-            outcome: None,
-            input_ys: None,
-            target_sats: 0,
-        };
-        match self.wallet.ledger().insert_settled_outflow(
-            &row,
-            still_short,
-            "kept by the mint for a swap whose answer was lost",
-        ) {
+        let outcome = "kept by the mint for a swap whose answer was lost";
+        match self.record_kept_by_the_mint(&mint, still_short, still_short, outcome) {
             Ok(()) => tracing::warn!(sats = still_short, "reconcile: a lost swap's fee is recorded"),
             Err(e) => tracing::warn!(error = %e, "reconcile: could not record a lost swap's fee"),
         }
