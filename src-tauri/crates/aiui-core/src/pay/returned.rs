@@ -172,6 +172,11 @@ impl Payments {
         if entry.state != super::PaymentState::Settled {
             return Err(PayError::Unfinished(Unfinished::NotSettled { payment: payment_id.to_owned() }));
         }
+        if self.is_the_paid_token(&entry, token.expose()).await {
+            // Spent by the provider (the mint said so before it was set aside); cdk's record of the swap that made
+            // it would pass for an earlier receive of it (the explorer's long run found that double count).
+            return Err(PayError::ReturnedElsewhere(VERY_TOKEN_SPENT.into()));
+        }
         let (mint, _unit, face) = parse_returned(token.expose()).map_err(PayError::InvalidToken)?;
         let key = self.wallet.proofs_key(token.expose()).await?;
         if let Some(other) = self.wallet.ledger().claim_returned(&entry.id, &key)? {
@@ -214,6 +219,9 @@ impl Payments {
     /// received. Only a mint the wallet already has is looked at, so no mint the provider chose is contacted.
     pub(super) async fn finish_set_aside_receive(&self, entry: &LedgerEntry) -> Result<Option<u64>, PayError> {
         let Some(token) = &entry.set_aside_token else { return Ok(None) };
+        if self.is_the_paid_token(entry, token.expose()).await {
+            return Ok(None);
+        }
         let Ok((mint, _unit, face)) = parse_returned(token.expose()) else { return Ok(None) };
         let known = self
             .wallet
