@@ -140,6 +140,40 @@ async fn a_token_sent_out_and_claimed_in_part_is_taken_back_for_the_unclaimed_re
     assert_conserved(payments.conservation().await.unwrap());
 }
 
+/// The explorer's long run, seed 250: at a mint with fees, the unclaimed rest of a token claimed in part can be worth
+/// no more than the fee to take it in (no swap can have an output). It is settled as that fee, and no proof stays
+/// reserved in the wallet: it was in flight for ever before.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_token_claimed_in_part_whose_rest_is_worth_no_more_than_the_fee_is_settled_and_holds_nothing_back() {
+    let mint = TestMint::start_with_fee(100).await;
+    let friend = Provider::new(&mint).await;
+    let dir = tempfile::tempdir().unwrap();
+    let payments = funded(&mint, dir.path(), &Secrets::in_memory(), 300, 100).await;
+    let sent = payments.send_token(&mint.url(), 8).await.expect("a token");
+    let claimed = friend.try_redeem_part(sent.token.expose()).await.expect("the friend claims the largest proof");
+    let (face, spent) = friend.spent_face(sent.token.expose()).await;
+    let rest = face - spent;
+    assert!(rest == 1, "the case needs a 1-sat rest at 100 ppk: face {face}, spent {spent}, claimed {claimed}");
+    let back = payments.take_back(&sent.id).await.expect("the take-back settles the token");
+    assert_eq!(back, TakenBack::ClaimedRestTooSmall { claimed_sats: face - rest, rest_sats: rest });
+    let c = assert_conserved(payments.conservation().await.unwrap());
+    assert_eq!((c.in_flight, c.withdrawn), (0, face - rest), "{c:?}");
+    let report = payments.reconcile().await.unwrap();
+    assert_eq!(report.outflows_open, 0, "nothing left open: {report:?}");
+    let conn = rusqlite::Connection::open(dir.path().join("wallet.sqlite3")).unwrap();
+    let held: Vec<Vec<u8>> = conn
+        .prepare("SELECT y FROM proof WHERE state != 'UNSPENT'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let ys = held.iter().map(|y| cdk::nuts::PublicKey::from_slice(y).unwrap()).collect();
+    let unspent_held = mint.states_of(ys).await.iter().filter(|s| **s == cdk::nuts::State::Unspent).count();
+    assert_eq!(unspent_held, 0, "no proof unspent at the mint stays held back from the balance");
+    assert_conserved(payments.conservation().await.unwrap());
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn an_invoice_that_does_not_fit_or_is_not_one_is_refused_before_anything_leaves() {
     let mint = TestMint::start().await;

@@ -284,6 +284,10 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                 "{}",
                 t("cli-take-back-in-part", &[("claimed", claimed_sats.into()), ("sats", credited_sats.into())])
             ),
+            TakenBack::ClaimedRestTooSmall { claimed_sats, rest_sats } => println!(
+                "{}",
+                t("cli-take-back-rest-too-small", &[("claimed", claimed_sats.into()), ("rest", rest_sats.into())])
+            ),
         },
         Command::Sent => {
             let rows = payments.outflows(200)?;

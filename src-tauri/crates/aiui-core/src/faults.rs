@@ -22,9 +22,15 @@ pub const POINTS: &[&str] = &[
 pub const FUNDING_POINTS: &[&str] = &["after-minted"];
 
 /// Points passed only inside `reconcile`, in the order it passes them: after it received stored change or a
-/// refund, after it took a token back, and on each side of a write-off.
-pub const RECONCILE_POINTS: &[&str] =
-    &["after-returned-received", "after-reclaimed", "before-write-off", "after-write-off"];
+/// refund, after it took a token back, after it took back the unspent part of a token the provider redeemed in
+/// part, and on each side of a write-off.
+pub const RECONCILE_POINTS: &[&str] = &[
+    "after-returned-received",
+    "after-reclaimed",
+    "after-unspent-part-taken-back",
+    "before-write-off",
+    "after-write-off",
+];
 
 /// Points on the way out: a withdrawal written before its melt is sent and after the mint said it is still
 /// paying, a token sent out written before it is made and after it is recorded, and a token taken back.

@@ -166,6 +166,11 @@ pub async fn trusted_wallet_take_back<R: Runtime>(
             "wallet-taken-back-in-part",
             &[("claimed", claimed_sats.into()), ("sats", credited_sats.into())],
         ),
+        TakenBack::ClaimedRestTooSmall { claimed_sats, rest_sats } => text(
+            locale,
+            "wallet-taken-back-rest-too-small",
+            &[("claimed", claimed_sats.into()), ("rest", rest_sats.into())],
+        ),
     };
     Ok(WalletDoneView { message, notices: Vec::new(), wallet: view(&webview, &shell, Some(&wallet)).await? })
 }

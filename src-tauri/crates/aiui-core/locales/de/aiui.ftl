@@ -469,6 +469,7 @@ wallet-token-kept = {" "}Die Mint hat für die Erstellung { $fee } Sats behalten
 wallet-taken-back = Zurückgeholt: { $sats } Sats sind wieder in der Wallet.
 wallet-too-late = Zu spät: Die andere Wallet hatte ihn schon eingelöst; seine { $sats } Sats gelten als gesendet.
 wallet-taken-back-in-part = Die andere Wallet hatte einen Teil davon eingelöst: { $claimed } Sats gelten als gesendet. Der nicht eingelöste Rest wurde zurückgeholt: { $sats } Sats sind wieder in der Wallet.
+wallet-taken-back-rest-too-small = Die andere Wallet hatte einen Teil davon eingelöst: { $claimed } Sats gelten als gesendet. Die { $rest } Sats, die darin übrig sind, sind nicht mehr wert als die Gebühr der Mint fürs Zurückholen; sie bleiben beim Token und zählen als diese Gebühr.
 wallet-check-elsewhere = Gerade läuft eine andere Prüfung dieser Wallet (die der App selbst oder aiui-cli); versuchen Sie es gleich noch einmal.
 wallet-checked = Geprüft.
 wallet-checked-ended = { $count ->

@@ -253,6 +253,7 @@ cli-send-take-back = Seine ID ist { $id }: `aiui-cli wallet take-back { $id }` h
 cli-take-back-returned = Zurückgeholt: { $sats } Sats sind wieder in der Wallet.
 cli-take-back-claimed = Zu spät: Die andere Wallet hatte ihn schon eingelöst; seine { $sats } Sats zählen als gesendet.
 cli-take-back-in-part = Die andere Wallet hatte einen Teil davon eingelöst: { $claimed } Sats zählen als gesendet. Der nicht eingelöste Rest wurde zurückgeholt: { $sats } Sats sind wieder in der Wallet.
+cli-take-back-rest-too-small = Die andere Wallet hatte einen Teil davon eingelöst: { $claimed } Sats gelten als gesendet. Die { $rest } Sats, die darin übrig sind, sind nicht mehr wert als die Gebühr der Mint fürs Zurückholen; sie bleiben beim Token und zählen als diese Gebühr.
 cli-sent-none = Noch nichts ausgezahlt oder gesendet.
 cli-sent-withdrawal = Auszahlung
 cli-sent-token = Token

@@ -293,7 +293,7 @@ wallet-withdrawal-failed = The withdrawal from { $mint } did not go through; its
 # $kept sats beyond the $sats paid went to the mint.
 wallet-withdrawal-taken = The withdrawal of { $sats } sats from { $mint } was paid, the mint says (it took the proofs but gave no proof of payment: check that the invoice was received); it kept { $kept } sats beyond it (any change it did not return is found again by a restore from the backup words).
 
-## The discovery report (pay/discovery/report.rs): what each relay did and what became of each provider
+## The discovery report (backends/routstr/discovery/report.rs): what each relay did and what became of each provider
 ## announcement, in the trusted settings. $url, $reason, $notice, $name and the ids are the relay's or the event's.
 
 discovery-relay = relay { $line }
@@ -507,6 +507,7 @@ wallet-token-kept = {" "}The mint kept { $fee } sats to make it.
 wallet-taken-back = Taken back: { $sats } sats are in the wallet again.
 wallet-too-late = Too late: the other wallet had claimed it; its { $sats } sats count as sent.
 wallet-taken-back-in-part = The other wallet had claimed part of it: { $claimed } sats count as sent. The unclaimed rest was taken back: { $sats } sats are in the wallet again.
+wallet-taken-back-rest-too-small = The other wallet had claimed part of it: { $claimed } sats count as sent. The { $rest } sats left in it are worth no more than the mint's fee to take them back, so they stay with the token and count as that fee.
 wallet-check-elsewhere = Another check of this wallet is running right now (the app's own, or aiui-cli); try again in a moment.
 wallet-checked = Checked.
 wallet-checked-ended = Checked: { $count } withdrawal(s) or token(s) ended.

@@ -254,6 +254,7 @@ cli-send-take-back = Its id is { $id }: `aiui-cli wallet take-back { $id }` take
 cli-take-back-returned = Taken back: { $sats } sats are in the wallet again.
 cli-take-back-claimed = Too late: the other wallet had claimed it; its { $sats } sats count as sent.
 cli-take-back-in-part = The other wallet had claimed part of it: { $claimed } sats count as sent. The unclaimed rest was taken back: { $sats } sats are in the wallet again.
+cli-take-back-rest-too-small = The other wallet had claimed part of it: { $claimed } sats count as sent. The { $rest } sats left in it are worth no more than the mint's fee to take them back, so they stay with the token and count as that fee.
 cli-sent-none = Nothing withdrawn or sent yet.
 cli-sent-withdrawal = withdrawal
 cli-sent-token = token

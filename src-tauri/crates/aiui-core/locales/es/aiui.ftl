@@ -468,6 +468,7 @@ wallet-token-kept = {" "}La mint se quedó { $fee } sats por crearlo.
 wallet-taken-back = Recuperado: { $sats } sats vuelven a estar en la cartera.
 wallet-too-late = Demasiado tarde: la otra cartera ya lo había cobrado; sus { $sats } sats cuentan como enviados.
 wallet-taken-back-in-part = La otra cartera ya había cobrado una parte: { $claimed } sats cuentan como enviados. El resto sin cobrar se recuperó: { $sats } sats vuelven a estar en la cartera.
+wallet-taken-back-rest-too-small = La otra cartera ya había cobrado una parte: { $claimed } sats cuentan como enviados. Los { $rest } sats que quedan no valen más que la comisión de la mint por recuperarlos, así que se quedan con el token y cuentan como esa comisión.
 wallet-check-elsewhere = Ahora mismo se está comprobando esta cartera en otro lugar (la propia aplicación o aiui-cli); vuelva a intentarlo en un momento.
 wallet-checked = Comprobado.
 wallet-checked-ended = { $count ->

@@ -249,6 +249,7 @@ cli-send-take-back = Su id es { $id }: `aiui-cli wallet take-back { $id }` lo re
 cli-take-back-returned = Recuperado: { $sats } sats vuelven a estar en el monedero.
 cli-take-back-claimed = Demasiado tarde: el otro monedero ya lo había cobrado; sus { $sats } sats cuentan como enviados.
 cli-take-back-in-part = El otro monedero ya había cobrado una parte: { $claimed } sats cuentan como enviados. El resto sin cobrar se recuperó: { $sats } sats vuelven a estar en el monedero.
+cli-take-back-rest-too-small = El otro monedero ya había cobrado una parte: { $claimed } sats cuentan como enviados. Los { $rest } sats que quedan no valen más que la comisión de la mint por recuperarlos, así que se quedan con el token y cuentan como esa comisión.
 cli-sent-none = Todavía no se ha retirado ni enviado nada.
 cli-sent-withdrawal = retirada
 cli-sent-token = token

@@ -33,6 +33,9 @@ pub enum TakenBack {
     /// Part of it had been claimed (`claimed_sats` of its face count as sent); the unclaimed rest came back,
     /// `credited_sats` of it after the mint's input fee.
     ClaimedInPart { claimed_sats: u64, credited_sats: u64 },
+    /// Part of it had been claimed (`claimed_sats`); the unclaimed rest, `rest_sats`, is worth no more than the
+    /// mint's fee to take it back, so it stays with the token and counts as that fee.
+    ClaimedRestTooSmall { claimed_sats: u64, rest_sats: u64 },
 }
 
 impl Payments {
@@ -153,10 +156,11 @@ impl Payments {
                 };
                 faults::hit("after-take-back");
                 self.settle_taken_back_in_part(&row, unclaimed_face, credited)?;
-                Ok(TakenBack::ClaimedInPart {
-                    claimed_sats: row.amount_sats.saturating_sub(unclaimed_face),
-                    credited_sats: credited,
-                })
+                let claimed_sats = row.amount_sats.saturating_sub(unclaimed_face);
+                if credited == 0 && unclaimed_face > 0 {
+                    return Ok(TakenBack::ClaimedRestTooSmall { claimed_sats, rest_sats: unclaimed_face });
+                }
+                Ok(TakenBack::ClaimedInPart { claimed_sats, credited_sats: credited })
             }
         }
     }

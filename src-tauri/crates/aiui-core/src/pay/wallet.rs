@@ -406,7 +406,10 @@ impl Wallet {
     }
 
     /// Takes back the proofs of `token` that the mint says are still unspent (the rest were redeemed or are
-    /// pending). Returns their face value and what the mint credited for them.
+    /// pending). Returns their face value and what the mint credited for them: nothing when they are worth no more
+    /// than the mint's fee to take them in (a swap would have no output), and then they are let go from the
+    /// wallet's store so that none stays reserved for ever; they stay with the token (found by the explorer's long
+    /// run, seed 250).
     pub(crate) async fn take_back_unspent(&self, token: &str) -> Result<(u64, u64), PayError> {
         use cdk::nuts::ProofsMethods;
         let (wallet, proofs) = self.token_proofs(token).await?;
@@ -423,6 +426,13 @@ impl Wallet {
             return Ok((0, 0));
         }
         let face = unspent.total_amount().map_err(|e| PayError::InvalidToken(e.to_string()))?.to_u64();
+        let fee = wallet.get_proofs_fee(&unspent).await.map_err(|e| classify(&mint, e))?.total.to_u64();
+        if face <= fee {
+            let ys = unspent.ys().map_err(|e| PayError::InvalidToken(e.to_string()))?;
+            wallet.localstore.update_proofs(Vec::new(), ys).await.map_err(|e| PayError::Store(e.to_string()))?;
+            tracing::info!(mint = %mint, sats = face, fee, "pay: the unclaimed rest of a token is worth no more than its fee");
+            return Ok((face, 0));
+        }
         let credited = wallet
             .receive_proofs(unspent, ReceiveOptions::default(), None, None)
             .await

@@ -120,6 +120,9 @@ impl Payments {
             let _operation = self.locks.operation().await?;
             self.wallet.take_back_unspent(token.expose()).await?
         };
+        if unspent_face > 0 {
+            faults::hit("after-unspent-part-taken-back");
+        }
         let spent = entry.amount_sats.saturating_sub(unspent_face);
         self.write_off(entry, spent, unspent_face.saturating_sub(credited), entry.tries, true, report)?;
         if unspent_face > 0 {
@@ -164,7 +167,8 @@ impl Payments {
         if let Some(reservation) = self.budget.recover(entry.reservation) {
             let _ = self.budget.settle(reservation, spent + extra_fees + entry.fees_sats);
         }
-        let back = entry.amount_sats - spent.min(entry.amount_sats);
+        // What reached the wallet again: the unspent part less what the mint kept to take it in.
+        let back = entry.amount_sats.saturating_sub(spent).saturating_sub(extra_fees);
         let why = if back > 0 {
             WriteOffWhy::PartlyBack { back }
         } else if stuck_at_the_mint {
