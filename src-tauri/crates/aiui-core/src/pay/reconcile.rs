@@ -424,12 +424,54 @@ const RECOVERY_PER_MINT: Duration = Duration::from_secs(20);
 /// are built to survive: the next run goes on from their stored state. `true` when it undid an operation (or could
 /// not tell): one that was a swap may have been carried out by the mint unseen.
 async fn recover_sagas_at(wallet: &cdk::Wallet) -> bool {
+    link_swapped_send_proofs(wallet).await;
     close_redeemed_sends(wallet).await;
     match wallet.recover_incomplete_sagas().await {
         Ok(report) => report.compensated + report.failed > 0,
         Err(e) => {
             tracing::warn!(mint = %wallet.mint_url, error = %e, "reconcile: cdk recovery incomplete");
             true
+        }
+    }
+}
+
+/// cdk 0.18 stores the proofs a send made by a swap (to hit the amount, or to pay the mint's fee) without the send
+/// they belong to, and its recovery, finding no proofs of that send, deletes the send's record as orphaned: the token
+/// stays out with nothing left to take it back by (found by the money explorer, seed 35). Before recovery runs,
+/// every open send's token proofs are marked as that send's again, as cdk marks the ones it did not swap.
+async fn link_swapped_send_proofs(wallet: &cdk::Wallet) {
+    use cdk::nuts::{ProofsMethods, State};
+    use cdk_common::wallet::{OperationData, SendSagaState, WalletSagaState};
+    let Ok(sagas) = wallet.localstore.get_incomplete_sagas().await else { return };
+    for saga in sagas.iter().filter(|saga| saga.mint_url == wallet.mint_url) {
+        let (
+            WalletSagaState::Send(SendSagaState::TokenCreated | SendSagaState::RollingBack),
+            OperationData::Send(data),
+        ) = (&saga.state, &saga.data)
+        else {
+            continue;
+        };
+        let Some(Ok(ys)) = data.proofs.as_ref().map(|proofs| proofs.ys()) else { continue };
+        let Ok(stored) = wallet.localstore.get_proofs_by_ys(ys).await else { continue };
+        let unlinked: Vec<_> = stored
+            .into_iter()
+            .filter(|info| {
+                info.used_by_operation.is_none() && matches!(info.state, State::PendingSpent | State::Reserved)
+            })
+            .map(|mut info| {
+                info.used_by_operation = Some(saga.id);
+                info
+            })
+            .collect();
+        if unlinked.is_empty() {
+            continue;
+        }
+        let count = unlinked.len();
+        match wallet.localstore.update_proofs(unlinked, Vec::new()).await {
+            Ok(()) => {
+                tracing::info!(send = %saga.id, count, "reconcile: a send's swapped proofs marked as its own again")
+            }
+            Err(e) => tracing::warn!(send = %saga.id, error = %e, "reconcile: could not mark a send's proofs"),
         }
     }
 }
