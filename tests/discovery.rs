@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use aiui_core::pay::discovery::{
+use aiui_core::backends::routstr::discovery::{
     Discovery, DiscoveryConfig, DiscoveryReport, Refusal, Rejected, RelayOutcome, ReviewMode, ReviewerStatus, Verdict,
 };
 use nostr_sdk::prelude::{Client, Event, EventBuilder, Keys, Kind, Tag, Timestamp, ToBech32};

@@ -4,8 +4,8 @@
 use aiui_core::agent::{Event, StopReason, TurnOutcome};
 use aiui_core::backends::Cost;
 use aiui_core::backends::routstr::ROUTSTR_MAX_TOKENS;
+use aiui_core::backends::routstr::discovery::{Discovery, Rejected, parse_announcement};
 use aiui_core::gate::Decision;
-use aiui_core::pay::discovery::{Discovery, Rejected, parse_announcement};
 use nostr_sdk::prelude::{EventBuilder, Keys, Kind, Tag, Timestamp};
 use serde_json::{Value, json};
 
@@ -216,13 +216,17 @@ async fn hostile_announcements_are_refused_with_a_reason() {
 
     // The 10 MiB event is logged frame by frame at TRACE into the capture: on a loaded machine reading it takes
     // longer than the usual test timeout, and a relay cut off early would hide the events after it.
-    let config = aiui_core::pay::discovery::DiscoveryConfig {
+    let config = aiui_core::backends::routstr::discovery::DiscoveryConfig {
         timeout: std::time::Duration::from_secs(120),
         ..discovery_config(&relay.url)
     };
     let found = Discovery::new(config).discover().await;
     let report = found.report.lines(true, aiui_core::i18n::Locale::En).join("\n");
-    assert_eq!(found.report.relays[0].outcome, aiui_core::pay::discovery::RelayOutcome::Answered, "{report}");
+    assert_eq!(
+        found.report.relays[0].outcome,
+        aiui_core::backends::routstr::discovery::RelayOutcome::Answered,
+        "{report}"
+    );
     let endpoints: Vec<String> =
         found.announcements.iter().flat_map(|a| a.endpoints.iter().map(|u| u.to_string())).collect();
     assert_eq!(endpoints, std::slice::from_ref(&good.url), "only the honest provider is kept:\n{report}");

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aiui_core::backends::chain::{Chain, Leg};
+use aiui_core::backends::routstr::discovery::{Discovery, DiscoveryConfig, ReviewMode};
 use aiui_core::backends::routstr::{Routstr, RoutstrConfig};
 use aiui_core::budget::{BudgetStore, BudgetUpdate, Period};
 use aiui_core::net::guard::{AddressPolicy, Guard};
-use aiui_core::pay::discovery::{Discovery, DiscoveryConfig, ReviewMode};
 use aiui_core::pay::{Conservation, Payments, ReconcilePolicy, Wallet, WalletOptions};
 use aiui_core::secrets::Secrets;
 use archy_devnode::MintConfig;

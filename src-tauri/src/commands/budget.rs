@@ -131,7 +131,7 @@ pub async fn trusted_set_routstr<R: Runtime>(
     let reviewer = match reviewer.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
         None => None,
         Some(key) => {
-            aiui_core::pay::discovery::parse_reviewer(key).map_err(|reason| {
+            aiui_core::backends::routstr::discovery::parse_reviewer(key).map_err(|reason| {
                 CommandError::said("invalid", locale, "error-reviewer-key", &[("reason", reason.to_string().into())])
             })?;
             Some(key.to_owned())

@@ -26,7 +26,7 @@ use aiui_core::budget::BudgetUpdate;
 use aiui_core::faults::{self, Plan};
 use aiui_core::i18n::Locale;
 use aiui_core::net::guard::AddressPolicy;
-use aiui_core::pay::discovery::Discovery;
+use aiui_core::backends::routstr::discovery::Discovery;
 use aiui_core::pay::{OutflowKind, PaymentState, Payments, ReconcilePolicy, Wallet};
 use aiui_core::secrets::{SecretName, Secrets};
 use rand::SeedableRng;

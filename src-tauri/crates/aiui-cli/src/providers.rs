@@ -1,7 +1,7 @@
 //! `aiui-cli providers`: the Routstr providers discovered on Nostr, with endpoints, mints and prices.
 
+use aiui_core::backends::routstr::discovery::{Discovery, DiscoveryConfig, ReviewMode, parse_reviewer};
 use aiui_core::backends::routstr::{Listing, ModelPrice, ROUTSTR_MAX_TOKENS, RoutstrConfig, discover_and_probe};
-use aiui_core::pay::discovery::{Discovery, DiscoveryConfig, ReviewMode, parse_reviewer};
 
 use crate::l10n::{self, decimal, t};
 
@@ -69,7 +69,11 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             None => p.models.iter().collect(),
         };
         if let (Some(model), true) = (&args.model, models.is_empty()) {
-            report.refuse(&p.pubkey, &p.d, aiui_core::pay::discovery::Refusal::NoModel { model: model.clone() });
+            report.refuse(
+                &p.pubkey,
+                &p.d,
+                aiui_core::backends::routstr::discovery::Refusal::NoModel { model: model.clone() },
+            );
             continue;
         }
         shown += 1;

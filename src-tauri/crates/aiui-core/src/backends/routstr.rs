@@ -5,6 +5,7 @@
 //! comes from `Payments::auto_pay_token` — never built here — and every outcome of routstr.md §2/§7 ends in
 //! exactly one ledger verdict: change settled, token reclaimed, refund taken, or kept in flight for reconcile.
 
+pub mod discovery;
 pub(crate) mod probe;
 mod told;
 
@@ -20,13 +21,13 @@ pub(crate) use told::{Told, Verdict};
 
 use super::format::openai as wire;
 use super::{BackendError, BackendId, ChatRequest, Cost, Turn};
+use crate::backends::routstr::discovery::{Discovered, Discovery, DiscoveryReport, Refusal};
 use crate::budget::{PaymentPolicy, stop_message};
 use crate::egress::Origin;
 use crate::faults;
 use crate::i18n::{self, Locale};
 use crate::net::guard::{AddressPolicy, Guard};
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
-use crate::pay::discovery::{Discovered, Discovery, DiscoveryReport, Refusal};
 use crate::pay::refund::RefundAnswer;
 use crate::pay::{CASHU_HEADER, NotPaid, PayError, PayTo, Payment, Payments};
 

@@ -184,14 +184,14 @@ fn fuzz_kind_38421() {
             .custom_created_at(at)
             .sign_with_keys(&keys)
             .map_err(|e| fail(e.to_string()))?;
-        let parsed = crate::pay::discovery::parse_announcement(&event, now);
+        let parsed = crate::backends::routstr::discovery::parse_announcement(&event, now);
         if let Ok(a) = &parsed {
             prop_assert!(a.endpoints.iter().all(|u| matches!(u.scheme(), "http" | "https")), "{:?}", a.endpoints);
         }
         let mut tampered = event.clone();
         tampered.content.push('!');
         prop_assert!(
-            crate::pay::discovery::parse_announcement(&tampered, now).is_err(),
+            crate::backends::routstr::discovery::parse_announcement(&tampered, now).is_err(),
             "a tampered event was accepted"
         );
         Ok(())

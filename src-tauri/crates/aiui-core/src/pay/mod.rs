@@ -14,7 +14,6 @@
 //!   mints' fees for it; withdrawals and tokens not settled yet are in-flight.
 
 mod backup;
-pub mod discovery;
 mod ledger;
 mod locks;
 mod mint_life;

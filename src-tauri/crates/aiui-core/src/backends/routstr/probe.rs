@@ -8,9 +8,9 @@ use serde::Deserialize;
 use serde_json::Value;
 use url::Url;
 
+use crate::backends::routstr::discovery::{Announcement, DiscoveryReport, Refusal};
 use crate::net::guard::Guard;
 use crate::net::{self, OutboundClient};
-use crate::pay::discovery::{Announcement, DiscoveryReport, Refusal};
 
 const MAX_PROBE_BYTES: usize = 1024 * 1024;
 
