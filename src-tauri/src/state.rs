@@ -298,6 +298,14 @@ impl Shell {
         // The chain's own notices are made anew; the money notices (write-offs, refused change) live in the ledger,
         // so a rebuild shows them again rather than losing what the background reconcile had added.
         let mut shown = built.notices;
+        // Claude's money notices (a dead process's request counted at its worst case, usage above a reservation) are
+        // kept beside its allowance for the same reason.
+        for notice in built.claude_allowance.recent_notices(RECENT_MONEY_NOTICES) {
+            let text = notice.text(self.locale());
+            if !shown.contains(&text) {
+                shown.push(text);
+            }
+        }
         if let Some(payments) = &built.payments {
             match payments.recent_notices(RECENT_MONEY_NOTICES) {
                 Ok(money) => {

@@ -14,7 +14,7 @@ use aiui_core::backends::claude::{ClaudeConfig, ClaudeSpend};
 use aiui_core::backends::ollama::OllamaConfig;
 use aiui_core::backends::registry::{LegSettings, Reuse, build_chain};
 use aiui_core::backends::{BackendError, BackendId, Cost, Message, Usage};
-use aiui_core::budget::{ClaudeAllowance, ClaudeUpdate, Period};
+use aiui_core::budget::{ClaudeAllowance, ClaudeNotice, ClaudeUpdate, Period};
 use aiui_core::gate::Requester;
 use aiui_core::i18n::Locale;
 use aiui_core::pricing::{Prices, format_usd};
@@ -203,18 +203,34 @@ async fn usd_ceiling_is_not_a_function_of_model_output() {
     let answer_packages = 1_804 * 3 + 22 * 15;
     assert_eq!(sums(&allowance.get()), (INJECTION_STEP_MICROS + answer_packages, 0, ALLOWANCE));
     assert!(claude.script.received()[1].to_string().contains("no tool named `budget_set`"));
+}
 
-    // A server that lies in `usage` (9 million output tokens against max_tokens 1 024) is counted at the
-    // reservation, and the owner is told; whole, and through a turn.
+/// Review F12: usage Anthropic reports above the request's worst case (9 million output tokens against max_tokens
+/// 1 024) is counted in full, not hidden at the reservation: Anthropic bills it either way. The allowance then
+/// refuses the next request, and the notice is kept, so a shell rebuilt later shows it again; whole, and through a
+/// turn.
+#[tokio::test(flavor = "multi_thread")]
+async fn usage_above_the_reservation_is_counted_in_full_kept_and_stops_the_next_request() {
+    const ALLOWANCE: u64 = 5_000_000;
     let liar = wire::anthropic(vec![(200, "anthropic/answer_lying_usage.json")]).await;
     let (leg, allowance) = leg(&liar.url, ALLOWANCE);
     let body = leg.request_body(&request());
     let worst = worst_case_of(&body);
     let turn = leg.send(body, &allowance.policy(), Locale::En).await.expect("answered");
-    assert_eq!(turn.cost, Cost::Usd { micros: worst }, "the reservation's ceiling, not the claimed usage");
-    assert_eq!(sums(&allowance.get()), (worst, 0, ALLOWANCE));
+    let Cost::Usd { micros: priced } = turn.cost else { panic!("{:?}", turn.cost) };
+    assert!(priced > ALLOWANCE && priced > worst, "the reported usage, priced: {priced}");
+    assert_eq!(sums(&allowance.get()), (priced, 0, ALLOWANCE), "counted in full");
     let told = turn.notices.join(" ");
-    assert!(told.contains("more than the") && told.contains(&format!("It was counted at {}", format_usd(worst))));
+    assert!(told.contains("more than the") && told.contains("counted in full"), "{told}");
+    let refused = leg.send(leg.request_body(&request()), &allowance.policy(), Locale::En).await;
+    assert!(refused.is_err(), "the allowance is spent: the next request is not sent");
+    assert_eq!(liar.script.received().len(), 1, "{refused:?}");
+    let reopened = ClaudeAllowance::open_file(allowance.path()).unwrap();
+    assert_eq!(
+        reopened.recent_notices(5),
+        vec![ClaudeNotice::UsageAbove { priced, reserved: worst }],
+        "kept for a rebuilt shell"
+    );
 
     let liar = wire::anthropic(vec![(200, "anthropic/answer_lying_usage.json")]).await;
     let spend = claude_spend(ALLOWANCE);
@@ -222,9 +238,9 @@ async fn usd_ceiling_is_not_a_function_of_model_output() {
     let h = harness_with(Chain::new(vec![claude_leg_paid_from(&liar.url, Some(API_KEY), spend)]), TTL).await;
     let (events, outcome) = h.turn("what is running?", None).await;
     assert!(matches!(outcome, TurnOutcome::Answered { .. }), "{outcome:?}");
-    let worst = worst_case_of(&liar.script.received()[0]);
-    assert_eq!(sums(&allowance.get()), (worst, 0, ALLOWANCE), "never above the reservation");
-    assert_eq!(stored_costs(&h), vec![Cost::Usd { micros: worst }]);
+    let spent = allowance.get().spent_usd_micros;
+    assert!(spent > ALLOWANCE, "counted in full: {spent}");
+    assert_eq!(stored_costs(&h), vec![Cost::Usd { micros: spent }]);
     assert!(notices(&events).iter().any(|t| t.starts_with("Claude reported usage")), "{:?}", notices(&events));
 }
 

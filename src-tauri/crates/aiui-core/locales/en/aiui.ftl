@@ -201,7 +201,7 @@ budget-not-paid = I could not pay for this request, so I stopped here. { $remain
 claude-raise = The owner can raise Claude's allowance in AIUI's settings window (or with `aiui-cli budget set --claude-usd AMOUNT`).
 # A request counted at its most: $amount, $priced and $reserved are dollar amounts, formatted.
 claude-abandoned = A Claude request made by an AIUI process that ended before its answer arrived was counted at its most, { $amount }, against Claude's allowance: Anthropic may have billed it, and no answer said what it cost.
-claude-usage-above = Claude reported usage that would cost { $priced }, more than the { $reserved } this request could cost at most. It was counted at { $reserved }, the most it could cost; check Anthropic's console for what was billed.
+claude-usage-above = Claude reported usage that costs { $priced }, more than the { $reserved } this request could cost at most. It was counted in full, since Anthropic bills what it reports; check Anthropic's console for what was billed.
 # Added to a failed Claude request's reason when the request may have been billed; $reserved is formatted.
 claude-maybe-billed = It was counted against Claude's allowance at its most, { $reserved }: Anthropic may have billed it.
 claude-notice-80 = Claude has cost { $spent } of its { $allowance } allowance (80% or more). It is passed over once the allowance runs out. { $raise }

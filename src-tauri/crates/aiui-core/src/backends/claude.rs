@@ -3,10 +3,11 @@
 //!
 //! Before each request its worst case (an upper bound on the screened body's input tokens, each at the dearest input
 //! price, plus `max_tokens` at the output price) is reserved in the allowance shared by every process; a request that
-//! does not fit is not sent. The answer's `usage`, priced from the table, settles the reservation; a `usage` above
-//! the reservation (a lying server) is counted at the reservation and reported. A request refused by Anthropic, or
-//! never received, is released; one whose outcome is unknown (cut off, timed out, dropped by the owner's Stop) is
-//! counted at its worst case, since it may have been billed.
+//! does not fit is not sent. The answer's `usage`, priced from the table, settles the reservation; a `usage` above the
+//! reservation is counted in full (Anthropic bills it either way; the allowance then refuses the next request),
+//! reported, and kept among Claude's money notices. A request refused by Anthropic, or never received, is released; one
+//! whose outcome is unknown (cut off, timed out, dropped by the owner's Stop) is counted at its worst case, since it
+//! may have been billed.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -19,7 +20,7 @@ use super::chain::Passed;
 use super::format::anthropic as wire;
 use super::stream::{self, Failed, Fault, StreamFault};
 use super::{BackendError, BackendId, ChatRequest, Cost, OnDelta, Turn};
-use crate::budget::{ClaudeAllowance, ClaudePolicy, Reservation, pass_over_message};
+use crate::budget::{ClaudeAllowance, ClaudeNotice, ClaudePolicy, Reservation, pass_over_message};
 use crate::egress::Origin;
 use crate::i18n::{self, Locale};
 use crate::net::{self, ClientSpec, OutboundClient, TlsPolicy};
@@ -195,17 +196,14 @@ impl Claude {
         match result {
             Ok(mut turn) => {
                 let priced = price.cost(&turn.usage);
-                let counted = priced.min(reserved);
                 if priced > reserved {
-                    tracing::warn!(priced, reserved, "claude: usage above the reservation; counted at the reservation");
-                    let args = [
-                        ("priced", format_usd_in(locale, priced).into()),
-                        ("reserved", format_usd_in(locale, reserved).into()),
-                    ];
-                    turn.notices.push(i18n::text(locale, "claude-usage-above", &args));
+                    tracing::warn!(priced, reserved, "claude: usage above the reservation; counted in full");
+                    let notice = ClaudeNotice::UsageAbove { priced, reserved };
+                    turn.notices.push(notice.text(locale));
+                    allowance.keep_notice(&notice);
                 }
-                let _ = allowance.settle(reservation, counted);
-                turn.cost = Cost::Usd { micros: counted };
+                let _ = allowance.settle(reservation, priced);
+                turn.cost = Cost::Usd { micros: priced };
                 turn.notices.extend(allowance.take_notice_in(locale));
                 Ok(turn)
             }

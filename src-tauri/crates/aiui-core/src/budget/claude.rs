@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::claude_notices::{self, ClaudeNotice};
 use super::store::{BudgetStore, Clock};
 use super::{BudgetError, BudgetUpdate, PaymentPolicy, Period, Reservation, Settled};
 use crate::i18n::{self, FluentValue, Locale};
@@ -67,6 +68,8 @@ pub struct ClaudeUpdate {
 #[derive(Debug)]
 pub struct ClaudeAllowance {
     store: BudgetStore,
+    /// Where its money notices are kept (`claude_notices.rs`), beside the allowance's file.
+    notices: PathBuf,
 }
 
 impl ClaudeAllowance {
@@ -77,12 +80,12 @@ impl ClaudeAllowance {
     }
 
     pub fn open_file(path: &Path) -> Result<Self, BudgetError> {
-        Ok(Self { store: BudgetStore::open(path)? })
+        Ok(Self { store: BudgetStore::open(path)?, notices: path.with_file_name("claude-notices.jsonl") })
     }
 
     /// Replaces the clock (tests).
     pub fn with_clock(self, clock: Clock) -> Self {
-        Self { store: self.store.with_clock(clock) }
+        Self { store: self.store.with_clock(clock), notices: self.notices }
     }
 
     pub fn path(&self) -> &Path {
@@ -125,10 +128,10 @@ impl ClaudeAllowance {
         self.store.reserve(&policy.as_payment_policy(), worst_case.max(1))
     }
 
-    /// Counts `actual` micro-dollars and frees the rest of the reservation. Never more than was reserved: the
-    /// reservation is the ceiling's promise, whatever a caller computed (the leg reports a usage above it).
+    /// Counts `actual` micro-dollars and frees the rest of the reservation. What Anthropic reported is counted even
+    /// above the reservation (review F12): it bills that either way, and hiding it would let the allowance show
+    /// room that was spent. The allowance then refuses further requests until it renews or the owner raises it.
     pub fn settle(&self, reservation: Reservation, actual: u64) -> Settled {
-        let actual = actual.min(reservation.amount_sats());
         self.store.settle(reservation, actual)
     }
 
@@ -147,6 +150,16 @@ impl ClaudeAllowance {
         self.store.take_notice_as(|allowance, spent| notice_80(locale, allowance, spent))
     }
 
+    /// Keeps `notice` for the shells to show again after a rebuild.
+    pub fn keep_notice(&self, notice: &ClaudeNotice) {
+        claude_notices::keep(&self.notices, notice);
+    }
+
+    /// The newest `n` money notices kept, oldest first.
+    pub fn recent_notices(&self, n: usize) -> Vec<ClaudeNotice> {
+        claude_notices::recent(&self.notices, n)
+    }
+
     /// Counts every reservation of a process that is gone at its worst case, and says so. Such a request may have
     /// reached Anthropic and been billed; no answer told what it cost. Run at start-up by every shell; the owner
     /// hears it in `locale`.
@@ -159,8 +172,9 @@ impl ClaudeAllowance {
             let Some(reservation) = self.store.recover(holder.id) else { continue };
             let amount = reservation.amount_sats();
             let _ = self.store.settle(reservation, amount);
-            let args = [("amount", format_usd_in(locale, amount).into())];
-            notices.push(i18n::text(locale, "claude-abandoned", &args));
+            let notice = ClaudeNotice::Abandoned { amount };
+            notices.push(notice.text(locale));
+            self.keep_notice(&notice);
         }
         notices
     }
@@ -258,6 +272,11 @@ mod tests {
         assert!(!notices[0].contains("counted"), "said in the owner's language: {notices:?}");
         let report = next.get();
         assert_eq!((report.spent_usd_micros, report.reserved_usd_micros), (400_000, 0));
+        // Kept for a shell rebuilt later (review F12), though the reservation is counted and gone.
+        let rebuilt = ClaudeAllowance::open(dir.path()).unwrap();
+        assert!(rebuilt.settle_abandoned(Locale::En).is_empty(), "counted once");
+        assert_eq!(rebuilt.recent_notices(5), vec![ClaudeNotice::Abandoned { amount: 400_000 }]);
+        assert!(rebuilt.recent_notices(5)[0].text(Locale::En).starts_with("A Claude request made by an AIUI process"));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! and settles or releases the reservation when the outcome is known. Nothing the model says reaches this module.
 
 mod claude;
+mod claude_notices;
 #[cfg(test)]
 mod claude_processes;
 #[cfg(test)]
@@ -25,6 +26,7 @@ use crate::i18n::{self, FluentValue, Locale};
 #[cfg(test)]
 pub(crate) use claude::notice_80 as claude_notice_80;
 pub use claude::{ClaudeAllowance, ClaudePolicy, ClaudeReport, ClaudeUpdate, claude_budget_path, pass_over_message};
+pub use claude_notices::{ClaudeNotice, claude_notices_path};
 pub use period::{Period, month_start_utc};
 pub(crate) use store::write_atomic;
 pub use store::{BudgetStore, Clock, ReservationHolder, normalize_mint_url};

@@ -423,8 +423,8 @@ const CASES: &[Case] = &[
             let usd = |micros| crate::pricing::format_usd_in(l, micros).into();
             text(l, "claude-usage-above", &[("priced", usd(90_000)), ("reserved", usd(60_000))])
         },
-        en: "Claude reported usage that would cost $0.09, more than the $0.06 this request could cost at most. It was \
-             counted at $0.06, the most it could cost; check Anthropic's console for what was billed.",
+        en: "Claude reported usage that costs $0.09, more than the $0.06 this request could cost at most. It was \
+             counted in full, since Anthropic bills what it reports; check Anthropic's console for what was billed.",
     },
     Case {
         name: "claude 80",
