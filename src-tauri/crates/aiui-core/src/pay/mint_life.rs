@@ -1,6 +1,7 @@
 //! A mint's life, looked after by `reconcile`: proofs of a keyset the mint retired (or will soon: its
-//! `final_expiry`) are swapped to the active keyset before they lose their value, and a mint holding the owner's
-//! sats that has not answered for a day gets a notice naming what is at risk.
+//! `final_expiry`) are swapped to the active keyset before they lose their value, proofs a restore found pending are
+//! settled once the mint decides them, and a mint holding the owner's sats that has not answered for a day gets a
+//! notice naming what is at risk.
 
 use cdk::amount::SplitTarget;
 use cdk::nuts::{ProofsMethods, State};
@@ -18,6 +19,15 @@ const SILENT_FOR_MS: i64 = 24 * 3600 * 1000;
 impl Payments {
     /// For each mint the wallet holds sats at: is it answering, and are its proofs on a keyset it still honours.
     pub(super) async fn look_after_mints(&self, report: &mut ReconcileReport) {
+        // A mint may hold nothing but such proofs: its balance is 0, so it is looked at apart from the rest.
+        for wallet in self.wallet.cdk_wallets().await {
+            let mint = wallet.mint_url.to_string();
+            match self.settle_restored_pending(&mint).await {
+                Ok(Some(notice)) => report.notices.push(notice),
+                Ok(None) => {}
+                Err(e) => tracing::warn!(mint = %mint, error = %e, "reconcile: restored pending proofs not settled"),
+            }
+        }
         let Ok(balances) = self.wallet.balances().await else { return };
         for (mint, sats) in balances.into_iter().filter(|(_, sats)| *sats > 0) {
             let key = format!("mint_silent_since_ms:{mint}");
@@ -54,6 +64,50 @@ impl Payments {
                 }
             }
         }
+    }
+
+    /// A restore stores the proofs a mint calls pending (a withdrawal under way when the old machine was lost) as
+    /// pending, with no operation of this wallet's to finish them, and nothing looked at them again (review F16).
+    /// Each run asks the mint about them, with no other wallet operation running anywhere (a receive's incoming
+    /// proofs are pending too while it runs): spent ones (the withdrawal was paid) leave the store, and unspent ones
+    /// (it failed) are counted as restored, each once, and then join the balance.
+    async fn settle_restored_pending(&self, mint: &str) -> Result<Option<String>, PayError> {
+        let wallet = self.wallet.mint_wallet(mint).await?;
+        let store_error = |e: cdk_common::database::Error| PayError::Store(e.to_string());
+        let pending = |wallet: &cdk::Wallet| {
+            let (store, url) = (wallet.localstore.clone(), wallet.mint_url.clone());
+            async move {
+                let proofs = store.get_proofs(Some(url), None, Some(vec![State::Pending]), None).await;
+                proofs.map(|all| all.into_iter().filter(|info| info.used_by_operation.is_none()).collect::<Vec<_>>())
+            }
+        };
+        if pending(&wallet).await.map_err(store_error)?.is_empty() {
+            return Ok(None);
+        }
+        let Ok(_here) = self.sends.try_write() else { return Ok(None) };
+        let Some(_everywhere) = self.locks.recovery() else { return Ok(None) };
+        let orphans = pending(&wallet).await.map_err(store_error)?;
+        if orphans.is_empty() {
+            return Ok(None);
+        }
+        let proofs: cdk::nuts::Proofs = orphans.iter().map(|info| info.proof.clone()).collect();
+        // Spent ones leave cdk's store here.
+        let states = wallet.check_proofs_spent(proofs).await.map_err(|e| classify(mint, e))?;
+        let unspent: Vec<_> =
+            orphans.iter().filter(|info| states.iter().any(|s| s.y == info.y && s.state == State::Unspent)).collect();
+        if unspent.is_empty() {
+            return Ok(None);
+        }
+        let mut sats = 0;
+        for info in &unspent {
+            let amount = info.proof.amount.to_u64();
+            self.wallet.ledger().record_restored(&format!("restored-pending:{}", info.y.to_hex()), mint, amount)?;
+            sats += amount;
+        }
+        let ys = unspent.iter().map(|info| info.y).collect();
+        wallet.localstore.update_proofs_state(ys, State::Unspent).await.map_err(store_error)?;
+        tracing::info!(mint = %mint, sats, "reconcile: a withdrawal pending when the wallet was restored did not go through");
+        Ok(Some(self.tell(WalletNotice::WithdrawalFailed { sats, mint: mint.to_owned() })))
     }
 
     /// Swaps the unspent proofs of retired or soon-expiring keysets at `mint` to its active keyset, and records
