@@ -56,6 +56,8 @@ pub fn test_reconcile_policy() -> ReconcilePolicy {
         first_backoff: Duration::ZERO,
         max_backoff: Duration::ZERO,
         max_watch_step: Duration::from_secs(3600),
+        // A hold invoice is pending for as long as the test holds it: no need to wait ten seconds to see that.
+        withdrawal_wait: Duration::from_millis(500),
     }
 }
 

@@ -34,6 +34,9 @@ pub struct ReconcilePolicy {
     /// The most one reconcile run adds to how long a payment has been watched, whatever the clock says happened
     /// since the last run: a clock that jumps forward cannot write a payment off at once.
     pub max_watch_step: Duration,
+    /// How long a withdrawal waits for the mint to pay before it is kept in flight for reconcile (a hold invoice,
+    /// a slow route).
+    pub withdrawal_wait: Duration,
 }
 
 impl Default for ReconcilePolicy {
@@ -44,6 +47,7 @@ impl Default for ReconcilePolicy {
             first_backoff: Duration::from_secs(60),
             max_backoff: Duration::from_secs(6 * 3600),
             max_watch_step: Duration::from_secs(3600),
+            withdrawal_wait: Duration::from_secs(10),
         }
     }
 }

@@ -20,10 +20,6 @@ use crate::faults;
 use crate::i18n::Locale;
 use cdk::nuts::ProofsMethods;
 
-/// How long a withdrawal waits for the mint to finish paying before it leaves the payment in flight for
-/// `reconcile` (a hold invoice, a slow route).
-const WAIT_FOR_PAYMENT: std::time::Duration = std::time::Duration::from_secs(10);
-
 /// The longest invoice accepted: BOLT11 invoices with many route hints are long, but not this long.
 const MAX_INVOICE_CHARS: usize = 4_000;
 
@@ -248,7 +244,7 @@ impl Payments {
             Ok(MeltOutcome::Paid(finalized)) => Ok(Some(finalized)),
             // Most payments end in seconds: the owner hears the outcome now, and only a slow one stays in flight.
             Ok(MeltOutcome::Pending(pending)) => {
-                match tokio::time::timeout(WAIT_FOR_PAYMENT, pending.into_future()).await {
+                match tokio::time::timeout(self.policy.withdrawal_wait, pending.into_future()).await {
                     Ok(done) => done.map(Some),
                     Err(_) => Ok(None),
                 }
