@@ -22,6 +22,8 @@ const BACKUP_CONFIRMED: &str = "backup_confirmed_ms";
 const RESTORE_UNFINISHED: &str = "restore_unfinished_ms";
 /// Set once every listed mint gave its proofs: only then may a restore be finished rather than started over.
 const RESTORE_FETCHED: &str = "restore_fetched_ms";
+/// The meta keys of the proofs a restore found pending at their mint (then the proof's Y), each holding its amount.
+pub(super) const RESTORED_PENDING: &str = "restored_pending:";
 
 /// What the owner writes down: the words, and the mints (restore asks each of them for its proofs).
 #[derive(Debug, Clone)]
@@ -186,6 +188,9 @@ impl Wallet {
             for mint in &wanted {
                 let cdk_wallet = wallet.mint_wallet(mint).await?;
                 let got = cdk_wallet.restore().await.map_err(|e| super::classify(mint, e))?;
+                if got.pending.to_u64() > 0 {
+                    wallet.remember_restored_pending(&cdk_wallet).await?;
+                }
                 found.push(RestoredMint {
                     mint: cdk_wallet.mint_url.to_string(),
                     unspent_sats: got.unspent.to_u64(),
@@ -220,6 +225,21 @@ impl Wallet {
         wallet.finish_restore().await?;
         tracing::info!(mints = found.len(), "wallet: restored from backup words");
         Ok((wallet, found))
+    }
+
+    /// Marks the proofs a restore at `cdk_wallet`'s mint found pending (the wallet is new: every pending proof in it
+    /// came from the restore), so that reconcile settles exactly those once the mint decides them (review F16).
+    async fn remember_restored_pending(&self, cdk_wallet: &cdk::Wallet) -> Result<(), PayError> {
+        let pending = cdk_wallet
+            .localstore
+            .get_proofs(Some(cdk_wallet.mint_url.clone()), None, Some(vec![State::Pending]), None)
+            .await
+            .map_err(|e| PayError::Store(e.to_string()))?;
+        for info in pending {
+            let amount = i64::try_from(info.proof.amount.to_u64()).unwrap_or(i64::MAX);
+            self.ledger().set_meta(&format!("{RESTORED_PENDING}{}", info.y.to_hex()), amount)?;
+        }
+        Ok(())
     }
 
     /// The balance a restore found was not bought or received here: it enters the ledger once per mint, as

@@ -7,6 +7,7 @@ use cdk::amount::SplitTarget;
 use cdk::nuts::{ProofsMethods, State};
 use cdk_common::wallet::KeysetLoadPolicy;
 
+use super::backup::RESTORED_PENDING;
 use super::ledger::{Outflow, OutflowKind, PaymentState};
 use super::payments::Payments;
 use super::{PayError, ReconcileReport, Unfinished, WalletNotice, classify};
@@ -68,44 +69,59 @@ impl Payments {
 
     /// A restore stores the proofs a mint calls pending (a withdrawal under way when the old machine was lost) as
     /// pending, with no operation of this wallet's to finish them, and nothing looked at them again (review F16).
-    /// Each run asks the mint about them, with no other wallet operation running anywhere (a receive's incoming
-    /// proofs are pending too while it runs): spent ones (the withdrawal was paid) leave the store, and unspent ones
-    /// (it failed) are counted as restored, each once, and then join the balance.
+    /// The restore marks them in the ledger; each run asks the mint about the marked ones, with no other wallet
+    /// operation running anywhere: spent ones (the withdrawal was paid) leave the store, and unspent ones (it
+    /// failed) are counted as restored, each once, and then join the balance.
     async fn settle_restored_pending(&self, mint: &str) -> Result<Option<String>, PayError> {
-        let wallet = self.wallet.mint_wallet(mint).await?;
-        let store_error = |e: cdk_common::database::Error| PayError::Store(e.to_string());
-        let pending = |wallet: &cdk::Wallet| {
-            let (store, url) = (wallet.localstore.clone(), wallet.mint_url.clone());
-            async move {
-                let proofs = store.get_proofs(Some(url), None, Some(vec![State::Pending]), None).await;
-                proofs.map(|all| all.into_iter().filter(|info| info.used_by_operation.is_none()).collect::<Vec<_>>())
-            }
-        };
-        if pending(&wallet).await.map_err(store_error)?.is_empty() {
+        // Only the proofs the restore marked: other pending proofs belong to an operation under way (a receive's
+        // incoming proofs, a withdrawal's inputs), which its own recovery settles (the explorer's sweep found the
+        // double count of reading every pending proof as restored).
+        let marked = self.wallet.ledger().meta_with_prefix(RESTORED_PENDING)?;
+        if marked.is_empty() {
             return Ok(None);
         }
+        let wallet = self.wallet.mint_wallet(mint).await?;
+        let store_error = |e: cdk_common::database::Error| PayError::Store(e.to_string());
         let Ok(_here) = self.sends.try_write() else { return Ok(None) };
         let Some(_everywhere) = self.locks.recovery() else { return Ok(None) };
-        let orphans = pending(&wallet).await.map_err(store_error)?;
+        let pending = wallet
+            .localstore
+            .get_proofs(Some(wallet.mint_url.clone()), None, Some(vec![State::Pending]), None)
+            .await
+            .map_err(store_error)?;
+        let key = |y: &cdk::nuts::PublicKey| format!("{RESTORED_PENDING}{}", y.to_hex());
+        let orphans: Vec<_> = pending
+            .into_iter()
+            .filter(|info| info.used_by_operation.is_none() && marked.iter().any(|(k, _)| *k == key(&info.y)))
+            .collect();
         if orphans.is_empty() {
             return Ok(None);
         }
         let proofs: cdk::nuts::Proofs = orphans.iter().map(|info| info.proof.clone()).collect();
         // Spent ones leave cdk's store here.
         let states = wallet.check_proofs_spent(proofs).await.map_err(|e| classify(mint, e))?;
-        let unspent: Vec<_> =
-            orphans.iter().filter(|info| states.iter().any(|s| s.y == info.y && s.state == State::Unspent)).collect();
-        if unspent.is_empty() {
+        let state_of = |y| states.iter().find(|s| s.y == y).map(|s| s.state);
+        let mut sats = 0;
+        let mut back = Vec::new();
+        for info in &orphans {
+            match state_of(info.y) {
+                Some(State::Unspent) => {
+                    let amount = info.proof.amount.to_u64();
+                    self.wallet.ledger().record_restored(&key(&info.y), mint, amount)?;
+                    sats += amount;
+                    back.push(info.y);
+                }
+                Some(State::Spent) => self.wallet.ledger().clear_meta(&key(&info.y))?,
+                _ => {}
+            }
+        }
+        if back.is_empty() {
             return Ok(None);
         }
-        let mut sats = 0;
-        for info in &unspent {
-            let amount = info.proof.amount.to_u64();
-            self.wallet.ledger().record_restored(&format!("restored-pending:{}", info.y.to_hex()), mint, amount)?;
-            sats += amount;
+        wallet.localstore.update_proofs_state(back.clone(), State::Unspent).await.map_err(store_error)?;
+        for y in &back {
+            self.wallet.ledger().clear_meta(&key(y))?;
         }
-        let ys = unspent.iter().map(|info| info.y).collect();
-        wallet.localstore.update_proofs_state(ys, State::Unspent).await.map_err(store_error)?;
         tracing::info!(mint = %mint, sats, "reconcile: a withdrawal pending when the wallet was restored did not go through");
         Ok(Some(self.tell(WalletNotice::WithdrawalFailed { sats, mint: mint.to_owned() })))
     }

@@ -286,6 +286,16 @@ impl Ledger {
             .map_err(db_err)
     }
 
+    /// Every meta entry whose key starts with `prefix`.
+    pub fn meta_with_prefix(&self, prefix: &str) -> Result<Vec<(String, i64)>, PayError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare("SELECT key, value FROM meta WHERE substr(key, 1, ?2) = ?1").map_err(db_err)?;
+        let rows = stmt
+            .query_map(params![prefix, i64::try_from(prefix.len()).unwrap_or(i64::MAX)], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(db_err)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(db_err)
+    }
+
     pub fn clear_meta(&self, key: &str) -> Result<(), PayError> {
         self.conn().execute("DELETE FROM meta WHERE key = ?1", params![key]).map(|_| ()).map_err(db_err)
     }
