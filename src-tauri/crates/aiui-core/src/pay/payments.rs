@@ -435,6 +435,30 @@ pub struct ParkOnDrop {
     id: String,
 }
 
+/// A withdrawal or a token being sent whose task ends without an outcome (the owner's Stop, a timeout, a panic) is
+/// parked, so that reconcile in this same process settles it: an unparked row under a live session is skipped by
+/// every reconcile until the process exits, while cdk's recovery may already have put its proofs back (found by the
+/// money explorer's sweep: a withdrawal cut off after its row counted its 200 sats in flight and in the balance).
+pub(super) struct ParkOutflowOnDrop {
+    pub(super) wallet: Arc<Wallet>,
+    pub(super) id: String,
+}
+
+impl Drop for ParkOutflowOnDrop {
+    fn drop(&mut self) {
+        let open = self
+            .wallet
+            .ledger()
+            .outflow(&self.id)
+            .ok()
+            .flatten()
+            .is_some_and(|row| matches!(row.state, PaymentState::Pending | PaymentState::InFlight) && !row.parked);
+        if open && self.wallet.ledger().park_outflow(&self.id).is_ok() {
+            tracing::info!(outflow = %self.id, "pay: ended without an outcome; parked for reconcile");
+        }
+    }
+}
+
 impl Drop for ParkOnDrop {
     fn drop(&mut self) {
         let unresolved = self

@@ -4,7 +4,7 @@
 use cdk::wallet::SendOptions;
 
 use super::ledger::{Outflow, OutflowKind, PaymentState};
-use super::payments::Payments;
+use super::payments::{ParkOutflowOnDrop, Payments};
 use super::reconcile::SagaToken;
 use super::{PayError, TokenState, Unfinished, WalletNotice, classify};
 use crate::{Secret, faults};
@@ -80,6 +80,7 @@ impl Payments {
             let _ = prepared.cancel().await;
             return Err(e);
         }
+        let _parked_if_cut_off = ParkOutflowOnDrop { wallet: self.wallet.clone(), id: id.clone() };
         faults::hit("after-send-row");
         let token = match prepared.confirm(None).await {
             Ok(token) => token,

@@ -14,7 +14,7 @@ use cdk::nuts::{MeltOptions, PaymentMethod};
 use cdk::wallet::{MeltConfirmOptions, MeltOutcome};
 
 use super::ledger::{Outflow, OutflowKind, PaymentState};
-use super::payments::Payments;
+use super::payments::{ParkOutflowOnDrop, Payments};
 use super::{PayError, PaymentProof, Unfinished, WalletNotice, classify};
 use crate::faults;
 use crate::i18n::Locale;
@@ -238,6 +238,7 @@ impl Payments {
             let _ = prepared.cancel().await;
             return Err(e);
         }
+        let _parked_if_cut_off = ParkOutflowOnDrop { wallet: self.wallet.clone(), id: id.clone() };
         faults::hit("after-withdrawal-row");
         tracing::info!(withdrawal = %id, mint = %mint, sats = quote.amount_sats, "pay: withdrawing to Lightning");
         let outcome = match prepared.confirm_prefer_async_with_options(MeltConfirmOptions::skip_swap()).await {
@@ -305,9 +306,11 @@ impl Payments {
         use cdk_common::wallet::{TransactionDirection, TransactionStatus};
         let wallet = self.wallet.mint_wallet(&row.mint).await?;
         let op = uuid::Uuid::parse_str(&row.operation_id).map_err(|e| PayError::Store(e.to_string()))?;
+        let mut quote_state = None;
         if let Some(quote) = &row.quote_id {
             match wallet.check_melt_quote_status(quote).await {
-                Ok(_) | Err(cdk::Error::UnknownQuote) => {}
+                Ok(quote) => quote_state = Some(quote.state),
+                Err(cdk::Error::UnknownQuote) => {}
                 Err(e) => {
                     // No answer: whatever cdk did with the proofs after the mint's error, they stay out of reach.
                     self.wallet.set_inputs(row, &[cdk::nuts::State::Unspent], cdk::nuts::State::Pending).await?;
@@ -329,6 +332,14 @@ impl Payments {
                 self.wallet.ledger().settle_outflow(&row.id, amount, fee, "paid")?;
                 let proof = proof_of_payment(row.invoice.as_deref(), tx.payment_proof.as_deref());
                 WalletNotice::WithdrawalPaid { sats: amount, mint: row.mint.clone(), fee, proof }
+            }
+            // The mint never paid the invoice and cdk holds nothing for it (a melt cut off before it was sent,
+            // whose inputs cdk's recovery put back, leaves its record pending): nothing left the wallet for it. Its
+            // inputs may be spent since, by this wallet, so they cannot tell (found by the money explorer's sweep).
+            _ if saga.is_none() && quote_state == Some(cdk::nuts::MeltQuoteState::Unpaid) => {
+                self.wallet.set_inputs(row, &[cdk::nuts::State::Pending], cdk::nuts::State::Unspent).await?;
+                self.wallet.ledger().cancel_outflow(&row.id, "failed")?;
+                WalletNotice::WithdrawalFailed { sats, mint: row.mint.clone() }
             }
             // cdk gave up on it (or never sent it): only the mint's word on the proofs says they are back.
             Some(TransactionStatus::Failed) | None if saga.is_none() || record.is_some() => {
