@@ -1,6 +1,7 @@
 //! A real cdk mint in-process on 127.0.0.1:0: in-memory SQLite, the fake Lightning backend (invoices are paid at
 //! once, hold invoices when the test says: `support/lightning.rs`), and cdk-axum's router with the bolt11 routes. A counting layer records every request, and a switch makes
 //! the mint answer 503 to everything ("down") without changing its URL, so a test can take it down and bring it back.
+//! The same door can stand in front of a mint written by others (`TestMint::in_front_of`, e.g. nutshell).
 
 use std::collections::{HashMap, HashSet};
 use std::net::{IpAddr, SocketAddr};
@@ -40,8 +41,15 @@ pub struct TestMint {
     url: String,
     switch: Switch,
     holds: crate::support::lightning::Holds,
-    mint: Arc<cdk::Mint>,
+    mint: Behind,
     server: tokio::task::JoinHandle<()>,
+}
+
+/// What answers behind the door: cdk's mint in this process, or a mint written by others (nutshell) the door
+/// forwards every request to.
+enum Behind {
+    Cdk(Arc<cdk::Mint>),
+    Other { url: String, http: aiui_core::net::OutboundClient },
 }
 
 impl Drop for TestMint {
@@ -93,13 +101,42 @@ impl TestMint {
         let server = tokio::spawn(async move {
             let _ = axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>()).await;
         });
-        Self { url, switch, holds, mint, server }
+        Self { url, switch, holds, mint: Behind::Cdk(mint), server }
+    }
+
+    /// The same door (counting, down, lost answers, failures before the mint) in front of a mint written by others
+    /// at `upstream`, e.g. nutshell: it forwards every request there and its answer back. Such a mint cannot be
+    /// rotated or hold invoices from a test.
+    pub async fn in_front_of(upstream: &str) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a loopback port for the door");
+        let url = format!("http://{}", listener.local_addr().expect("the door's address"));
+        let http = aiui_core::net::client(&aiui_core::net::ClientSpec::default()).expect("an HTTP client for the door");
+        let behind = Upstream { url: upstream.trim_end_matches('/').to_owned(), http: http.clone() };
+        let switch = Switch::default();
+        let router = axum::Router::new()
+            .fallback(forward)
+            .with_state(behind.clone())
+            .layer(axum::middleware::from_fn_with_state(switch.clone(), gate));
+        let server = tokio::spawn(async move {
+            let _ = axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>()).await;
+        });
+        let holds = crate::support::lightning::Holds::default();
+        Self { url, switch, holds, mint: Behind::Other { url: behind.url, http }, server }
+    }
+
+    fn cdk(&self) -> &cdk::Mint {
+        match &self.mint {
+            Behind::Cdk(mint) => mint,
+            Behind::Other { url, .. } => {
+                panic!("the mint at {url} is not cdk's in this process: a test cannot rotate it")
+            }
+        }
     }
 
     /// Retires the active keyset for a new one, as a mint operator does.
     pub async fn rotate_keyset(&self) {
         let amounts = (0..32).map(|n| 1u64 << n).collect();
-        self.mint.rotate_keyset(CurrencyUnit::Sat, amounts, 0, true, None).await.expect("the keyset rotates");
+        self.cdk().rotate_keyset(CurrencyUnit::Sat, amounts, 0, true, None).await.expect("the keyset rotates");
     }
 
     /// Makes a new active keyset charging `input_fee_ppk` that ends at `final_expiry` (Unix seconds), as a mint
@@ -111,7 +148,7 @@ impl TestMint {
     /// Makes a new active keyset charging `input_fee_ppk`, ending at `final_expiry` if given.
     pub async fn rotate_keyset_with(&self, input_fee_ppk: u64, final_expiry: Option<u64>) {
         let amounts = (0..32).map(|n| 1u64 << n).collect();
-        self.mint
+        self.cdk()
             .rotate_keyset(CurrencyUnit::Sat, amounts, input_fee_ppk, true, final_expiry)
             .await
             .expect("the keyset rotates");
@@ -122,7 +159,15 @@ impl TestMint {
         let mut states = Vec::with_capacity(ys.len());
         for chunk in ys.chunks(100) {
             let request = cdk::nuts::CheckStateRequest { ys: chunk.to_vec() };
-            let answer = self.mint.check_state(&request).await.expect("the mint answers its own state");
+            let answer = match &self.mint {
+                Behind::Cdk(mint) => mint.check_state(&request).await.expect("the mint answers its own state"),
+                Behind::Other { url, http } => {
+                    let answer = http.http.post(format!("{url}/v1/checkstate")).json(&request).send().await;
+                    let answer = answer.and_then(|a| a.error_for_status()).expect("the mint answers NUT-07");
+                    answer.json::<cdk::nuts::CheckStateResponse>().await.expect("a NUT-07 answer")
+                }
+            };
+            assert_eq!(answer.states.len(), chunk.len(), "one state per Y");
             states.extend(answer.states.into_iter().map(|s| s.state));
         }
         states
@@ -223,4 +268,36 @@ async fn gate(State(switch): State<Switch>, request: Request, next: Next) -> Res
         return (StatusCode::BAD_GATEWAY, "the answer was lost after the mint committed (test)").into_response();
     }
     next.run(request).await
+}
+
+/// Where the door forwards to, when the mint is not cdk's in this process.
+#[derive(Clone)]
+struct Upstream {
+    url: String,
+    http: aiui_core::net::OutboundClient,
+}
+
+/// Forwards one request to the mint behind the door, and its answer back (a 502 when the mint cannot be reached).
+async fn forward(State(upstream): State<Upstream>, request: Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let Ok(body) = axum::body::to_bytes(body, 16 << 20).await else {
+        return (StatusCode::BAD_REQUEST, "the request body could not be read (test door)").into_response();
+    };
+    let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+    let mut out = upstream.http.http.request(parts.method, format!("{}{path}", upstream.url)).body(body);
+    if let Some(kind) = parts.headers.get(axum::http::header::CONTENT_TYPE) {
+        out = out.header(axum::http::header::CONTENT_TYPE, kind);
+    }
+    let answer = match out.send().await {
+        Ok(answer) => answer,
+        Err(e) => return (StatusCode::BAD_GATEWAY, format!("the mint behind the door: {e}")).into_response(),
+    };
+    let status = answer.status();
+    let kind = answer.headers().get(axum::http::header::CONTENT_TYPE).cloned();
+    let body = answer.bytes().await.unwrap_or_default();
+    let mut response = (status, body).into_response();
+    if let Some(kind) = kind {
+        response.headers_mut().insert(axum::http::header::CONTENT_TYPE, kind);
+    }
+    response
 }

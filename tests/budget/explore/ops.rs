@@ -152,7 +152,13 @@ pub struct Swarm {
 impl Swarm {
     pub fn draw(rng: &mut StdRng) -> Self {
         // Paying and reconciling are always on; every other kind is on with a chance of one half.
-        let kinds = (0..KIND_COUNT).filter(|&k| k < 2 || rng.random_bool(0.5)).collect();
+        let mut kinds: Vec<u32> = (0..KIND_COUNT).filter(|&k| k < 2 || rng.random_bool(0.5)).collect();
+        // A token sent out is claimed or taken back: those kinds come with sending, or sends only pile up and
+        // take-backs find nothing to take (one drawn sequence in 200 took a token back before this).
+        if kinds.contains(&6) {
+            kinds.extend([7, 8].iter().filter(|k| !kinds.contains(k)).collect::<Vec<_>>());
+            kinds.sort_unstable();
+        }
         let mut behaviours: Vec<usize> = (0..BEHAVIOURS.len()).filter(|_| rng.random_bool(0.4)).collect();
         if behaviours.is_empty() {
             behaviours.push(rng.random_range(0..BEHAVIOURS.len()));
@@ -211,7 +217,7 @@ fn draw_op(rng: &mut StdRng, swarm: &Swarm) -> Op {
         (5, 6),
         (6, 7),
         (7, 6),
-        (8, 4),
+        (8, 8),
         (9, 4),
         (10, 2),
         (11, 3),
