@@ -103,6 +103,28 @@ async fn a_402_after_redeeming_is_never_paid_twice_and_is_written_off_visibly() 
     assert_eq!(p.budget.get().spent_sats, sums.settled_spend + sums.fees);
 }
 
+/// Review F10: a provider answers 402 having redeemed nothing, and the mint is unreachable just then. The owner is
+/// told the token could not be taken back yet, never that it went back for another payment or that the provider
+/// asked for more after redeeming; once the mint answers, reconcile takes it back and nothing was spent.
+#[tokio::test]
+async fn a_402_while_the_mint_is_unreachable_is_told_as_such_and_taken_back_later() {
+    let p = paid(500, vec![openai("answer_plain.json")]).await;
+    let down = p.mint.down_switch();
+    *p.provider.state.before_402.lock().unwrap() =
+        Some(Box::new(move || down.store(true, std::sync::atomic::Ordering::SeqCst)));
+    p.provider.arm(Fault::PaymentRequired, 0);
+    let (events, outcome) = p.h.turn("hello", None).await;
+    let told = format!("{}\n{outcome:?}", notices(&events));
+    assert!(told.contains("could not be taken back yet"), "{told}");
+    assert!(!told.contains("asked for more after") && !told.contains("already sent back"), "{told}");
+    p.mint.bring_up();
+    let report = p.payments.reconcile().await.unwrap();
+    assert_eq!(report.reclaimed, 1, "{report:?}");
+    let sums = p.assert_ceiling_and_conservation().await;
+    assert_eq!((sums.in_flight, sums.settled_spend), (0, 0), "{sums:?}");
+    assert!(p.provider.state.redemptions.lock().unwrap().is_empty(), "the provider redeemed nothing");
+}
+
 #[tokio::test]
 async fn a_zero_price_advertisement_then_a_huge_402_is_refused_and_the_provider_skipped() {
     let p = paid(1000, vec![openai("answer_plain.json")]).await;

@@ -228,6 +228,11 @@ impl TestMint {
         self.switch.failing_before.store(n, Ordering::SeqCst);
     }
 
+    /// The switch [`TestMint::take_down`] sets, for a test double that takes the mint down at a moment of its own.
+    pub fn down_switch(&self) -> Arc<AtomicBool> {
+        self.switch.down.clone()
+    }
+
     pub fn bring_up(&self) {
         self.switch.down.store(false, Ordering::SeqCst);
     }

@@ -300,15 +300,23 @@ impl Routstr {
         let mut notices = Vec::new();
         let mut outcome = self.pay_and_post(&provider, &body, policy, price, locale, &mut notices).await?;
         if let Exchange::PaymentRequired { required_sats, reclaimed } = outcome {
-            if !reclaimed {
+            match reclaimed {
+                Reclaimed::Yes => {}
                 // The provider redeemed the token and still asked for more: paying again could pay twice.
-                return Err(self.finish(
-                    notices,
-                    BackendError::Unavailable {
-                        backend: NAME.into(),
-                        reason: Told::AskedMoreAfterRedeeming { provider: &provider.label() }.text(locale),
-                    },
-                ));
+                Reclaimed::RedeemedByProvider => {
+                    return Err(self.finish(
+                        notices,
+                        BackendError::Unavailable {
+                            backend: NAME.into(),
+                            reason: Told::AskedMoreAfterRedeeming { provider: &provider.label() }.text(locale),
+                        },
+                    ));
+                }
+                // Not paid again while the first token is still out; the owner was told why (the notice).
+                Reclaimed::NotYet { told } => {
+                    notices.retain(|notice| *notice != told);
+                    return Err(self.finish(notices, BackendError::Unavailable { backend: NAME.into(), reason: told }));
+                }
             }
             let bound = estimate.saturating_mul(MAX_REPRICE_FACTOR);
             if required_sats > bound {
@@ -460,7 +468,7 @@ impl Routstr {
             // Pre-flight: the token should not have been redeemed (routstr.md §7). Take it back before anything else;
             // if that fails, the provider kept it, and it must not be paid again.
             let reclaimed = match self.payments.reclaim(&payment).await {
-                Ok(()) => true,
+                Ok(()) => Reclaimed::Yes,
                 Err(e @ PayError::AlreadySpent) => {
                     tracing::warn!(error = %e, "a token refused with 402 was redeemed by the provider");
                     let verdict = self.recover(&payment, notices).await;
@@ -468,7 +476,7 @@ impl Routstr {
                     // Kept where every surface reads it: folded into an error that falls through, it would be lost.
                     self.payments.keep_notices(std::slice::from_ref(&notice));
                     notices.push(notice);
-                    false
+                    Reclaimed::RedeemedByProvider
                 }
                 Err(e) => {
                     tracing::warn!(error = %e, "a token refused with 402 could not be taken back yet");
@@ -476,8 +484,8 @@ impl Routstr {
                     let notice =
                         Told::NotTakenBackYet { provider: &provider.label(), error: e.text(locale) }.text(locale);
                     self.payments.keep_notices(std::slice::from_ref(&notice));
-                    notices.push(notice);
-                    false
+                    notices.push(notice.clone());
+                    Reclaimed::NotYet { told: notice }
                 }
             };
             let msat = error.pointer("/detail/amount_required_msat").and_then(json_u64).unwrap_or(0);
@@ -579,8 +587,20 @@ enum Exchange {
         /// change is still being resolved).
         spent_sats: u64,
     },
-    /// A 402; `reclaimed` says whether the refused token came back into the wallet.
-    PaymentRequired { required_sats: u64, reclaimed: bool },
+    /// A 402; `reclaimed` says what became of the refused token.
+    PaymentRequired { required_sats: u64, reclaimed: Reclaimed },
+}
+
+/// What became of a token refused with a 402.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Reclaimed {
+    /// Back in the wallet.
+    Yes,
+    /// The mint says the provider redeemed it.
+    RedeemedByProvider,
+    /// Not back yet (the mint did not answer); `told` is what the owner reads. Only the provider's redemption
+    /// blames the provider (review F10).
+    NotYet { told: String },
 }
 
 /// A number a provider sent as a JSON number or a string of digits.
