@@ -96,6 +96,8 @@ pub struct ProviderState {
     pub charged: AtomicUsize,
     /// Every token it redeemed, in order.
     pub redemptions: Mutex<Vec<Redemption>>,
+    /// Runs just before a 402 pre-flight is answered (a test takes the mint down at that moment).
+    pub before_402: Mutex<Option<Box<dyn Fn() + Send + Sync>>>,
 }
 
 impl ProviderState {
@@ -154,6 +156,7 @@ impl TestProvider {
             refunds: Mutex::new(HashMap::new()),
             charged: AtomicUsize::new(0),
             redemptions: Mutex::new(Vec::new()),
+            before_402: Mutex::new(None),
         });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
         let url = format!("http://{}/", listener.local_addr().expect("an address"));
@@ -289,6 +292,9 @@ async fn chat(State(state): State<Arc<ProviderState>>, headers: HeaderMap, Json(
         );
     }
     if fault == Fault::PaymentRequired || face_sats * 1000 < required {
+        if let Some(hook) = state.before_402.lock().unwrap().as_ref() {
+            hook();
+        }
         return error(
             402,
             json!({"detail": {"reason": "Insufficient balance", "amount_required_msat": required,
@@ -346,6 +352,9 @@ async fn chat(State(state): State<Arc<ProviderState>>, headers: HeaderMap, Json(
         Fault::UpstreamError => {
             let refund = send_back(&state, redeemed).await.unwrap_or_default();
             state.handed_back(&token, &refund);
+            // The refund endpoint hands it out again for this token, as it does change (routstr.md §7): a client
+            // that died before reading this answer gets it there (the explorer's long run, seed 587).
+            state.refunds.lock().unwrap().insert(token.clone(), refund.clone());
             let mut response = error(
                 502,
                 json!({"error": {"message": "upstream failed", "type": "upstream_error",
