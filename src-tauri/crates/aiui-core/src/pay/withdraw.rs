@@ -333,10 +333,15 @@ impl Payments {
                 let proof = proof_of_payment(row.invoice.as_deref(), tx.payment_proof.as_deref());
                 WalletNotice::WithdrawalPaid { sats: amount, mint: row.mint.clone(), fee, proof }
             }
-            // The mint never paid the invoice and cdk holds nothing for it (a melt cut off before it was sent,
-            // whose inputs cdk's recovery put back, leaves its record pending): nothing left the wallet for it. Its
-            // inputs may be spent since, by this wallet, so they cannot tell (found by the money explorer's sweep).
-            _ if saga.is_none() && quote_state == Some(cdk::nuts::MeltQuoteState::Unpaid) => {
+            // Cut off before the mint was known to have the melt (the row never went in flight), the mint never
+            // paid the invoice, and cdk holds nothing for it (its recovery put the inputs back and left its record
+            // pending): nothing left the wallet for it. Its inputs may be spent since, by this wallet, so they
+            // cannot tell (found by the money explorer's sweep). A melt once in flight is left to its inputs: a mint
+            // may lose track of a melt it is finishing (nutshell 0.20.2).
+            _ if row.state == PaymentState::Pending
+                && saga.is_none()
+                && quote_state == Some(cdk::nuts::MeltQuoteState::Unpaid) =>
+            {
                 self.wallet.set_inputs(row, &[cdk::nuts::State::Pending], cdk::nuts::State::Unspent).await?;
                 self.wallet.ledger().cancel_outflow(&row.id, "failed")?;
                 WalletNotice::WithdrawalFailed { sats, mint: row.mint.clone() }
